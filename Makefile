@@ -1,0 +1,87 @@
+# GPUArmor — the front door. `make help` lists every target.
+#
+# Layout: cmodel/ (C11 golden model + runtime), tests/ (Check unit tests), sim/ (tools: garun, gabench),
+# rtl/ (Verilog), tb/ (Verilator co-simulation), docs/ (specification and results).
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+BUILD   ?= build
+CC      ?= gcc
+# Warnings are errors (developers' brief).
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith
+CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L
+OPT     ?= -O2 -g
+CFLAGS_BASE := $(CSTD) $(WARN) -Icmodel
+SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
+
+MODEL_SRC := $(sort $(wildcard cmodel/*.c))
+TEST_SRC  := $(sort $(wildcard tests/test_*.c))
+TEST_COMMON := $(sort $(wildcard tests/common_*.c))
+SIM_TOOLS := garun gabench
+
+# Two builds of everything C: plain (optimised) and sanitized (ASan + UBSan).
+define c_build
+$(BUILD)/$(1)/cmodel/%.o: cmodel/%.c $$(wildcard cmodel/*.h) | $(BUILD)/$(1)/cmodel
+	$$(CC) $$(CFLAGS_BASE) $(2) -c $$< -o $$@
+$(BUILD)/$(1)/tests/%.o: tests/%.c $$(wildcard cmodel/*.h tests/*.h) | $(BUILD)/$(1)/tests
+	$$(CC) $$(CFLAGS_BASE) $$(CHECK_CFLAGS) -Itests $(2) -c $$< -o $$@
+$(BUILD)/$(1)/sim/%.o: sim/%.c $$(wildcard cmodel/*.h sim/*.h) | $(BUILD)/$(1)/sim
+	$$(CC) $$(CFLAGS_BASE) -Isim $(2) -c $$< -o $$@
+$(BUILD)/$(1)/libgamodel.a: $$(patsubst cmodel/%.c,$(BUILD)/$(1)/cmodel/%.o,$$(MODEL_SRC))
+	rm -f $$@ && ar rcs $$@ $$^
+$(BUILD)/$(1)/tests/test_%: $(BUILD)/$(1)/tests/test_%.o $$(patsubst tests/%.c,$(BUILD)/$(1)/tests/%.o,$$(TEST_COMMON)) $(BUILD)/$(1)/libgamodel.a
+	$$(CC) $(2) $$^ $$(CHECK_LIBS) -lm -o $$@
+$(BUILD)/$(1)/sim/%: $(BUILD)/$(1)/sim/%.o $(BUILD)/$(1)/libgamodel.a
+	$$(CC) $(2) $$^ -lm -o $$@
+$(BUILD)/$(1)/cmodel $(BUILD)/$(1)/tests $(BUILD)/$(1)/sim:
+	mkdir -p $$@
+endef
+$(eval $(call c_build,rel,$(OPT)))
+$(eval $(call c_build,san,-O1 -g $(SAN)))
+
+TESTS_REL := $(patsubst tests/%.c,$(BUILD)/rel/tests/%,$(TEST_SRC))
+TESTS_SAN := $(patsubst tests/%.c,$(BUILD)/san/tests/%,$(TEST_SRC))
+.SECONDARY:
+
+# ---------------------------------------------------------------------------------------------------
+##@ Front door
+.PHONY: help deps run test bench clean model
+
+help: ## List every target
+	@awk 'BEGIN {FS = ":.*## "} /^##@/ {printf "\n%s\n", substr($$0, 5)} \
+	     /^[a-zA-Z0-9_-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+deps: ## Install missing Debian packages (apt-get, as root or with sudo)
+	@bash scripts/deps.sh
+
+run: deps model $(BUILD)/rel/sim/garun ## Replay the built-in default workload and print a report
+	$(BUILD)/rel/sim/garun
+
+test: deps ## Every test: model unit tests (plain and ASan/UBSan)
+	@$(MAKE) --no-print-directory test-model test-san
+	@echo "make test: all suites passed"
+
+bench: deps $(BUILD)/rel/sim/gabench ## Model throughput and walk cost per layout
+	$(BUILD)/rel/sim/gabench
+
+model: $(BUILD)/rel/libgamodel.a ## Build the C golden model library
+
+clean: ## Remove every build product
+	rm -rf $(BUILD)
+
+# ---------------------------------------------------------------------------------------------------
+##@ Tests
+.PHONY: test-model test-san
+
+test-model: $(TESTS_REL) ## Check unit tests of the golden model (optimised build)
+	@bash scripts/run_tests.sh $(TESTS_REL)
+
+test-san: $(TESTS_SAN) ## The same tests under AddressSanitizer + UndefinedBehaviorSanitizer
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  bash scripts/run_tests.sh $(TESTS_SAN)
+
+# RTL and co-simulation targets live in their own files (mk/rtl.mk, mk/tb.mk).
+-include $(sort $(wildcard mk/*.mk))

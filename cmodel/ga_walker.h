@@ -1,0 +1,44 @@
+/*
+ * ga_walker.h — the Metadata Loading Unit's walk (spec §3.3; RTL rtl/ga_walker.sv), expressed as the
+ * exact sequence of metadata reads the hardware issues, through a ga_memif_t.
+ */
+#ifndef GA_WALKER_H
+#define GA_WALKER_H
+
+#include "ga_check.h"
+#include "ga_mem.h"
+
+typedef enum {
+    GA_WALK_FOUND = 0,      /* entry range-covers and matches */
+    GA_WALK_RANGE_ONLY = 1, /* entry range-covers, tag differs */
+    GA_WALK_NOT_FOUND = 2,
+    GA_WALK_STEP_LIMIT = 3,
+    GA_WALK_FAULT = 4
+} ga_walk_status_t;
+
+typedef struct {
+    ga_walk_status_t status;
+    uint64_t loc;     /* FOUND / RANGE_ONLY: node location; else 0 */
+    ga_entry_t entry; /* FOUND / RANGE_ONLY: the entry read; else zero */
+    uint32_t steps;   /* node reads issued */
+} ga_walk_result_t;
+
+typedef struct {
+    ga_layout_t layout;
+    uint64_t root;       /* ROOT register */
+    uint32_t step_limit; /* >= 1 */
+    unsigned tag_bits;
+} ga_walk_cfg_t;
+
+const char *ga_walk_status_name(ga_walk_status_t s);
+
+/* Walk for tagged pointer p (spec §3.3). The caller has already excluded tag 0 and the freed tag
+ * (spec §3.2 step 1); the walk itself does not look at them except through the match rule. */
+ga_walk_result_t ga_walk(const ga_walk_cfg_t *cfg, const ga_memif_t *mem, uint64_t p);
+
+/* MEMCHECK.G fetch (spec §4.2 steps 1 and 3, no MLB): 16-byte read at md. Returns GA_MD_OK with the
+ * entry, or GA_MD_FAULT (misaligned md: no read; error response). md must be non-zero. *reads gets
+ * the number of reads issued (0 or 1). */
+ga_md_state_t ga_fetch_entry(const ga_memif_t *mem, uint64_t md, ga_entry_t *e, uint32_t *reads);
+
+#endif /* GA_WALKER_H */
