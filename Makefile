@@ -11,7 +11,7 @@ CC      ?= gcc
 # Warnings are errors (developers' brief).
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L
-OPT     ?= -O2 -g
+OPT     ?= -O3 -g -flto
 CFLAGS_BASE := $(CSTD) $(WARN) -Icmodel
 SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)

@@ -40,7 +40,8 @@ int ga_mlb_fill(ga_mlb_t *mlb, ga_entry_t e, uint64_t loc, uint64_t gen_at_start
 /* The index fill() would write now (for co-simulation checks); does not change state. */
 unsigned ga_mlb_victim(const ga_mlb_t *mlb, uint64_t loc);
 
-/* Invalidate every valid entry with location loc (spec §6.4); returns how many; gen++ always. */
+/* Invalidate every valid entry with location loc (spec §6.4); returns how many; gen++ always. The
+ * invalidated entries keep their contents and ages (only valid drops, as in the hardware). */
 unsigned ga_mlb_invalidate(ga_mlb_t *mlb, uint64_t loc);
 
 /* Flush (spec §6.4): all invalid, ages reset, gen++. */

@@ -4,6 +4,13 @@
  * Each operation runs to completion before the next (spec §8, atomic use). Co-simulation composes the
  * same pieces (ga_mlb_*, ga_walk, ga_fetch_entry, ga_check_*) in the order the RTL commits them.
  * All state is in ga_mlu_t; there are no globals.
+ *
+ * Every operation validates its arguments first (GA_ERR_BAD_PARAM, then GA_ERR_BAD_SIZE), then refuses
+ * with GA_ERR_HALTED when halted; either way nothing changes. Configuration writes, invalidate, flush
+ * and clear-halt are accepted while halted [decision: they have no memory effect, and the runtime
+ * must keep invalidating on frees]. The memif read callback may call ga_mlu_invalidate / ga_mlu_flush
+ * on the same unit (an invalidation committing while a read is in flight, spec §6.5): the fill that
+ * read feeds is then dropped. No other re-entry is allowed.
  */
 #ifndef GA_MLU_H
 #define GA_MLU_H
@@ -44,7 +51,8 @@ typedef struct {
 } ga_mlu_stats_t;
 
 typedef struct ga_mlu ga_mlu_t;
-/* Called once per faulting operation with its record (REPORT and TERMINATE alike). */
+/* Called once per faulting operation with its record (REPORT and TERMINATE alike), after the unit has
+ * recorded it (first_exc) and, under TERMINATE, halted. */
 typedef void (*ga_exc_fn)(void *ctx, const ga_exc_t *rec);
 
 struct ga_mlu {

@@ -13,6 +13,26 @@
 
 #include "ga_mem.h"
 
+/* Search the structure of `layout` rooted at `root` for the entry whose range contains va(p).
+ *
+ * - a = p's low 64 - tag_bits bits, t = p's top tag_bits bits. An entry (tb, size) at location L
+ *   range-contains a when a >= ebase and a - ebase < size (ebase, etag: tb split the same way); a size-0
+ *   entry contains nothing.
+ * - LIST and BST: nodes are 32 bytes (tb, size, next | left, right), one ga_mem_read of 32 bytes each.
+ *   The search starts at root and ends at a 0 pointer (not found). LIST goes to next; BST goes to left if
+ *   a < ebase, else to right. `slots` is ignored.
+ * - TABLE: slot i is the 16 bytes at root + 16*i (modulo 2^64), read for i = 0 .. slots-1 in order, one
+ *   ga_mem_read of 16 bytes each; past the last slot: not found.
+ * - At the first entry that range-contains a: returns L when t = etag, t != 0 and t != 2^tag_bits - 1,
+ *   else 0; *e_out gets that entry either way. When none does: returns 0, *e_out zero.
+ * - Gives up (returns 0, *e_out zero, *ok false) when a read fails (unmapped, poisoned, wrapping), when
+ *   a node pointer (LIST/BST) is not a multiple of 32 or the table root is not a multiple of 16 (corrupt
+ *   metadata, spec §2.1), or when it would read a node (or slot) number max_nodes + 1; reading exactly
+ *   max_nodes nodes and then meeting a 0 pointer (or the end of the table) is a completed search.
+ * - Also gives up for mem NULL, tag_bits not 7 or 16, or an unknown layout.
+ * - Otherwise *ok = true. e_out and ok may be NULL.
+ * A tag-0 or freed-tag pointer still searches (so *e_out names the covering entry) but never returns a
+ * location. */
 uint64_t ga_ref_search(ga_mem_t *mem, ga_layout_t layout, uint64_t root, uint64_t slots,
                        unsigned tag_bits, uint64_t p, uint64_t max_nodes, ga_entry_t *e_out, bool *ok);
 

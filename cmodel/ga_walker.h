@@ -33,7 +33,10 @@ typedef struct {
 const char *ga_walk_status_name(ga_walk_status_t s);
 
 /* Walk for tagged pointer p (spec §3.3). The caller has already excluded tag 0 and the freed tag
- * (spec §3.2 step 1); the walk itself does not look at them except through the match rule. */
+ * (spec §3.2 step 1); the walk itself does not look at them except through the match rule: a covering
+ * entry ends FOUND only when it matches p by M1..M3, so a tag-0 or freed-tag pointer can only get
+ * RANGE_ONLY [decision: fail closed; unobservable through the MLU]. An illegal layout (3) ends FAULT
+ * with no read. TABLE: the oracle is asked first, then ROOT's alignment is checked. */
 ga_walk_result_t ga_walk(const ga_walk_cfg_t *cfg, const ga_memif_t *mem, uint64_t p);
 
 /* MEMCHECK.G fetch (spec §4.2 steps 1 and 3, no MLB): 16-byte read at md. Returns GA_MD_OK with the

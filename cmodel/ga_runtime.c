@@ -1,0 +1,1049 @@
+/*
+ * ga_runtime.c — the GPUArmor runtime (spec §7; see ga_runtime.h for the contract).
+ *
+ * Host-side state
+ *   - records: one per entry in the structure (live or freed), in a pool indexed by record id. A record
+ *     knows its range, its tag, its slot in the metadata region and its links in the host structures.
+ *     Record ids are host bookkeeping only; the device sees slots.
+ *   - et: an AVL tree of every entry keyed by base. For the BST layout it IS the device tree: each
+ *     record's node at its slot holds et's left/right links, so every relink here is mirrored into
+ *     device memory (heights stay host-side, spec §2.3). Deletion relinks the successor node into the
+ *     deleted node's place; no entry is ever copied between nodes (spec §2.4). For LIST and TABLE it is
+ *     the host index behind free(), the oracle and ga_rt_find.
+ *   - lt: an AVL tree of the live entries only (nearest-live reports, fixed-mode overlap checks).
+ *   - the free order of freed entries: a doubly-linked FIFO; trimmed pieces take their original's place.
+ *   - the allocator (auto mode): an AVL tree of free blocks keyed by address, each node augmented with
+ *     the largest block length in its subtree, so first fit is one O(log n) descent.
+ *   - slots: a LIFO stack of released slots (list, BST) or a min-heap of them (table), plus the count
+ *     of slots ever used.
+ *
+ * Every operation first checks and reserves everything it needs (host arrays, device pages of new
+ * slots), then commits; the commit cannot fail, so an error changes nothing. Device writes are batched:
+ * a record whose node changed is marked dirty and its whole node is written once at the end; a released
+ * slot is zeroed at once (before any reuse in the same operation).
+ */
+#include "ga_runtime.h"
+
+#include "ga_rng.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NIL UINT32_MAX
+#define ALIGN 256u /* CUDA allocation alignment (paper §3.2) */
+
+/* ------------------------------------------------------------------------------------------------ */
+/* AVL tree over an array of nodes addressed by index.                                              */
+
+typedef struct {
+    uint64_t key;  /* ordering key (a base address), unique within a tree */
+    uint64_t val;  /* free-block tree: block length; other trees: unused */
+    uint64_t agg;  /* free-block tree: largest val in the subtree */
+    uint32_t l, r; /* children, NIL if none */
+    uint32_t h;    /* height of the subtree, 1 for a leaf */
+} tnode_t;
+
+typedef struct {
+    tnode_t *n;    /* node array (owned by the runtime; re-pointed when it grows) */
+    uint32_t root; /* NIL when empty */
+    bool aug;      /* maintain agg */
+    void (*touch)(void *ctx, uint32_t id); /* called when id's l or r changes; may be NULL */
+    void *ctx;
+} tree_t;
+
+static uint32_t t_h(const tree_t *t, uint32_t i) { return i == NIL ? 0u : t->n[i].h; }
+static uint64_t t_agg(const tree_t *t, uint32_t i) { return i == NIL ? 0u : t->n[i].agg; }
+
+static void t_set_l(tree_t *t, uint32_t i, uint32_t c)
+{
+    if (t->n[i].l == c) return;
+    t->n[i].l = c;
+    if (t->touch != NULL) t->touch(t->ctx, i);
+}
+
+static void t_set_r(tree_t *t, uint32_t i, uint32_t c)
+{
+    if (t->n[i].r == c) return;
+    t->n[i].r = c;
+    if (t->touch != NULL) t->touch(t->ctx, i);
+}
+
+/* Recompute i's height (and agg) from its children. */
+static void t_fix(tree_t *t, uint32_t i)
+{
+    uint32_t l = t->n[i].l, r = t->n[i].r;
+    uint32_t hl = t_h(t, l), hr = t_h(t, r);
+    t->n[i].h = 1u + (hl > hr ? hl : hr);
+    if (t->aug) {
+        uint64_t m = t->n[i].val;
+        if (t_agg(t, l) > m) m = t_agg(t, l);
+        if (t_agg(t, r) > m) m = t_agg(t, r);
+        t->n[i].agg = m;
+    }
+}
+
+static uint32_t t_rot_right(tree_t *t, uint32_t y)
+{
+    uint32_t x = t->n[y].l;
+    t_set_l(t, y, t->n[x].r);
+    t_set_r(t, x, y);
+    t_fix(t, y);
+    t_fix(t, x);
+    return x;
+}
+
+static uint32_t t_rot_left(tree_t *t, uint32_t x)
+{
+    uint32_t y = t->n[x].r;
+    t_set_r(t, x, t->n[y].l);
+    t_set_l(t, y, x);
+    t_fix(t, x);
+    t_fix(t, y);
+    return y;
+}
+
+/* Restore the AVL property at i (its subtrees are AVL trees whose heights differ by at most 2);
+ * returns the subtree's new root. */
+static uint32_t t_balance(tree_t *t, uint32_t i)
+{
+    t_fix(t, i);
+    uint32_t l = t->n[i].l, r = t->n[i].r;
+    uint32_t hl = t_h(t, l), hr = t_h(t, r);
+    if (hl > hr + 1u) {
+        if (t_h(t, t->n[l].l) < t_h(t, t->n[l].r)) t_set_l(t, i, t_rot_left(t, l));
+        return t_rot_right(t, i);
+    }
+    if (hr > hl + 1u) {
+        if (t_h(t, t->n[r].r) < t_h(t, t->n[r].l)) t_set_r(t, i, t_rot_right(t, r));
+        return t_rot_left(t, i);
+    }
+    return i;
+}
+
+static uint32_t t_ins(tree_t *t, uint32_t i, uint32_t x)
+{
+    if (i == NIL) return x;
+    if (t->n[x].key < t->n[i].key)
+        t_set_l(t, i, t_ins(t, t->n[i].l, x));
+    else
+        t_set_r(t, i, t_ins(t, t->n[i].r, x));
+    return t_balance(t, i);
+}
+
+/* Insert node x (its key, and val for an augmented tree, already set). */
+static void tree_insert(tree_t *t, uint32_t x)
+{
+    t->n[x].l = NIL;
+    t->n[x].r = NIL;
+    t_fix(t, x);
+    t->root = t_ins(t, t->root, x);
+}
+
+/* Unlink the leftmost node of subtree i into *min; returns the subtree's new root. */
+static uint32_t t_del_min(tree_t *t, uint32_t i, uint32_t *min)
+{
+    if (t->n[i].l == NIL) {
+        *min = i;
+        return t->n[i].r;
+    }
+    t_set_l(t, i, t_del_min(t, t->n[i].l, min));
+    return t_balance(t, i);
+}
+
+/* Remove node x from subtree i. A node with two children is replaced by relinking its in-order
+ * successor node into its place (no key or payload moves between nodes). */
+static uint32_t t_del(tree_t *t, uint32_t i, uint32_t x)
+{
+    if (i == NIL) return NIL; /* not present: cannot happen for the runtime's own calls */
+    if (i == x) {
+        uint32_t l = t->n[i].l, r = t->n[i].r;
+        if (l == NIL) return r;
+        if (r == NIL) return l;
+        uint32_t m = NIL;
+        uint32_t nr = t_del_min(t, r, &m);
+        t_set_l(t, m, l);
+        t_set_r(t, m, nr);
+        return t_balance(t, m);
+    }
+    if (t->n[x].key < t->n[i].key)
+        t_set_l(t, i, t_del(t, t->n[i].l, x));
+    else
+        t_set_r(t, i, t_del(t, t->n[i].r, x));
+    return t_balance(t, i);
+}
+
+static void tree_remove(tree_t *t, uint32_t x) { t->root = t_del(t, t->root, x); }
+
+/* The node with the largest key <= k, or NIL. */
+static uint32_t tree_floor(const tree_t *t, uint64_t k)
+{
+    uint32_t i = t->root, best = NIL;
+    while (i != NIL) {
+        if (t->n[i].key <= k) {
+            best = i;
+            i = t->n[i].r;
+        } else {
+            i = t->n[i].l;
+        }
+    }
+    return best;
+}
+
+/* The node with the smallest key > k, or NIL. */
+static uint32_t tree_above(const tree_t *t, uint64_t k)
+{
+    uint32_t i = t->root, best = NIL;
+    while (i != NIL) {
+        if (t->n[i].key > k) {
+            best = i;
+            i = t->n[i].l;
+        } else {
+            i = t->n[i].r;
+        }
+    }
+    return best;
+}
+
+/* Augmented tree: the lowest-keyed node with val >= need, or NIL. */
+static uint32_t tree_first_fit(const tree_t *t, uint64_t need)
+{
+    uint32_t i = t->root;
+    if (i == NIL || t->n[i].agg < need) return NIL;
+    for (;;) {
+        uint32_t l = t->n[i].l;
+        if (l != NIL && t->n[l].agg >= need)
+            i = l;
+        else if (t->n[i].val >= need)
+            return i;
+        else
+            i = t->n[i].r; /* agg(i) >= need forces a fit on the right */
+    }
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* The runtime.                                                                                     */
+
+typedef struct {
+    uint64_t base, size; /* the entry's range */
+    uint64_t tag;        /* live: its tag. freed: the tag its allocation had if base is that
+                            allocation's base (DOUBLE_FREE detection), else 0 */
+    uint32_t slot;       /* node / table slot */
+    uint32_t lnext, lprev; /* LIST layout: next / previous record in device order */
+    uint32_t fnext, fprev; /* freed: free order (oldest first). Unused record: pool chain (fnext) */
+    uint32_t dnext;        /* dirty chain (valid while dirty) */
+    bool used, freed, dirty;
+} rec_t;
+
+struct ga_rt {
+    ga_rt_cfg_t cfg;
+    ga_mem_t *mem;
+    unsigned vbits;  /* V */
+    uint64_t vmask;  /* 2^V - 1 */
+    uint64_t ftag;   /* F = 2^T - 1 */
+    uint32_t nodesz; /* 32 (list, BST) or 16 (table) */
+    ga_rng_t rng;
+
+    rec_t *rec;
+    tnode_t *etn, *ltn; /* nodes of et and lt, indexed by record id */
+    uint32_t rcap, rtop, rfree, nrfree; /* capacity, ids ever used, pool chain head and length */
+    tree_t et, lt;
+    uint32_t lhead;         /* LIST layout: head record */
+    uint32_t fold, fnew;    /* free order: oldest and newest freed record */
+    uint32_t dhead;         /* dirty chain head */
+    uint64_t nlive, nfreed, live_bytes;
+
+    uint32_t bump;          /* slots ever used */
+    uint32_t *sfree;        /* released slots: LIFO stack (list, BST) or min-heap (table) */
+    uint32_t nsfree, sfree_cap;
+
+    tnode_t *bn;            /* free-block nodes (auto mode) */
+    uint32_t bcap, btop, bfree, nbfree;
+    tree_t bt;
+
+    uint32_t *ov;           /* scratch: freed records a new range overlaps, by base */
+    size_t nov, ov_cap;
+    uint64_t *inval;        /* the last successful operation's invalidations */
+    size_t ninval, inval_cap;
+
+    uint64_t mallocs, frees, reclaimed, trimmed;
+};
+
+static const uint8_t g_zero[4096]; /* constant zeros for clearing device memory (no state) */
+
+void ga_rt_default_cfg(ga_rt_cfg_t *cfg, ga_layout_t layout, unsigned tag_bits, uint64_t seed)
+{
+    if (cfg == NULL) return;
+    memset(cfg, 0, sizeof *cfg);
+    cfg->layout = layout;
+    cfg->tag_bits = tag_bits;
+    cfg->seed = seed;
+    cfg->fixed_addresses = false;
+    cfg->heap_base = UINT64_C(0x700000000000);
+    cfg->heap_size = UINT64_C(1) << 40;
+    cfg->md_base = UINT64_C(0x600000000000);
+    cfg->md_capacity = UINT32_C(1) << 20;
+    cfg->reclaim_threshold = 1024u;
+}
+
+static uint64_t slot_loc(const ga_rt_t *rt, uint32_t slot)
+{
+    return rt->cfg.md_base + (uint64_t)slot * rt->nodesz;
+}
+
+static uint64_t rec_loc(const ga_rt_t *rt, uint32_t id)
+{
+    return id == NIL ? 0u : slot_loc(rt, rt->rec[id].slot);
+}
+
+static uint64_t rec_tb(const ga_rt_t *rt, const rec_t *r)
+{
+    return ((r->freed ? rt->ftag : r->tag) << rt->vbits) | r->base;
+}
+
+static uint64_t round_up_256(uint64_t size) { return (size + (ALIGN - 1u)) & ~(uint64_t)(ALIGN - 1u); }
+
+/* --- reservations (before any change) ---------------------------------------------------------- */
+
+static ga_err_t reserve_recs(ga_rt_t *rt, uint32_t k)
+{
+    if ((uint64_t)(rt->rcap - rt->rtop) + rt->nrfree >= k) return GA_OK;
+    uint64_t ncap = rt->rcap == 0u ? 64u : (uint64_t)rt->rcap * 2u;
+    while (ncap - rt->rtop + rt->nrfree < k) ncap *= 2u;
+    if (ncap >= NIL) ncap = NIL - 1u;
+    if (ncap - rt->rtop + rt->nrfree < k) return GA_ERR_NO_MEMORY;
+    rec_t *nr = realloc(rt->rec, (size_t)ncap * sizeof *nr);
+    if (nr == NULL) return GA_ERR_NO_MEMORY;
+    rt->rec = nr;
+    memset(nr + rt->rcap, 0, (size_t)(ncap - rt->rcap) * sizeof *nr);
+    tnode_t *ne = realloc(rt->etn, (size_t)ncap * sizeof *ne);
+    if (ne == NULL) return GA_ERR_NO_MEMORY;
+    rt->etn = ne;
+    rt->et.n = ne;
+    tnode_t *nl = realloc(rt->ltn, (size_t)ncap * sizeof *nl);
+    if (nl == NULL) return GA_ERR_NO_MEMORY;
+    rt->ltn = nl;
+    rt->lt.n = nl;
+    rt->rcap = (uint32_t)ncap;
+    return GA_OK;
+}
+
+static ga_err_t reserve_blocks(ga_rt_t *rt, uint32_t k)
+{
+    if ((uint64_t)(rt->bcap - rt->btop) + rt->nbfree >= k) return GA_OK;
+    uint64_t ncap = rt->bcap == 0u ? 64u : (uint64_t)rt->bcap * 2u;
+    while (ncap - rt->btop + rt->nbfree < k) ncap *= 2u;
+    if (ncap >= NIL) ncap = NIL - 1u;
+    if (ncap - rt->btop + rt->nbfree < k) return GA_ERR_NO_MEMORY;
+    tnode_t *nb = realloc(rt->bn, (size_t)ncap * sizeof *nb);
+    if (nb == NULL) return GA_ERR_NO_MEMORY;
+    rt->bn = nb;
+    rt->bt.n = nb;
+    rt->bcap = (uint32_t)ncap;
+    return GA_OK;
+}
+
+/* Room for every slot that can be released: never more than the slots ever used (+3 new ones). */
+static ga_err_t reserve_slots(ga_rt_t *rt)
+{
+    uint64_t need = (uint64_t)rt->bump + 4u;
+    if (need <= rt->sfree_cap) return GA_OK;
+    uint64_t ncap = rt->sfree_cap == 0u ? 64u : (uint64_t)rt->sfree_cap * 2u;
+    while (ncap < need) ncap *= 2u;
+    if (ncap > UINT32_MAX) ncap = UINT32_MAX;
+    if (ncap < need) return GA_ERR_NO_MEMORY;
+    uint32_t *ns = realloc(rt->sfree, (size_t)ncap * sizeof *ns);
+    if (ns == NULL) return GA_ERR_NO_MEMORY;
+    rt->sfree = ns;
+    rt->sfree_cap = (uint32_t)ncap;
+    return GA_OK;
+}
+
+static ga_err_t reserve_inval(ga_rt_t *rt, size_t k)
+{
+    if (k <= rt->inval_cap) return GA_OK;
+    size_t ncap = rt->inval_cap == 0u ? 16u : rt->inval_cap;
+    while (ncap < k) ncap *= 2u;
+    uint64_t *ni = realloc(rt->inval, ncap * sizeof *ni);
+    if (ni == NULL) return GA_ERR_NO_MEMORY;
+    rt->inval = ni;
+    rt->inval_cap = ncap;
+    return GA_OK;
+}
+
+static ga_err_t ov_push(ga_rt_t *rt, uint32_t id)
+{
+    if (rt->nov == rt->ov_cap) {
+        size_t ncap = rt->ov_cap == 0u ? 16u : rt->ov_cap * 2u;
+        uint32_t *no = realloc(rt->ov, ncap * sizeof *no);
+        if (no == NULL) return GA_ERR_NO_MEMORY;
+        rt->ov = no;
+        rt->ov_cap = ncap;
+    }
+    rt->ov[rt->nov++] = id;
+    return GA_OK;
+}
+
+/* List/BST: map the device pages of the `fresh` never-used slots the operation will take, with one
+ * all-or-nothing write of zeros, so that the commit's node writes cannot fail. */
+static ga_err_t premap_slots(ga_rt_t *rt, uint64_t fresh)
+{
+    if (fresh == 0u || rt->cfg.layout == GA_LAYOUT_TABLE) return GA_OK; /* table: mapped at create */
+    if (fresh > 3u) return GA_ERR_NO_MEMORY; /* cannot happen: at most 3 new nodes per operation */
+    return ga_mem_write(rt->mem, slot_loc(rt, rt->bump), g_zero, (size_t)(fresh * rt->nodesz));
+}
+
+/* --- records, dirty chain, device writes --------------------------------------------------------- */
+
+static uint32_t rec_new(ga_rt_t *rt)
+{
+    uint32_t id;
+    if (rt->rfree != NIL) {
+        id = rt->rfree;
+        rt->rfree = rt->rec[id].fnext;
+        rt->nrfree--;
+    } else {
+        id = rt->rtop++;
+    }
+    rec_t *r = &rt->rec[id];
+    /* r->dirty / r->dnext are kept: the id may still be on this operation's dirty chain. */
+    r->base = 0;
+    r->size = 0;
+    r->tag = 0;
+    r->slot = 0;
+    r->lnext = r->lprev = NIL;
+    r->fnext = r->fprev = NIL;
+    r->used = true;
+    r->freed = false;
+    return id;
+}
+
+static void rec_release(ga_rt_t *rt, uint32_t id)
+{
+    rt->rec[id].used = false;
+    rt->rec[id].fnext = rt->rfree;
+    rt->rfree = id;
+    rt->nrfree++;
+}
+
+static void mark_dirty(ga_rt_t *rt, uint32_t id)
+{
+    rec_t *r = &rt->rec[id];
+    if (r->dirty) return;
+    r->dirty = true;
+    r->dnext = rt->dhead;
+    rt->dhead = id;
+}
+
+/* et's touch hook: in the BST layout a changed child link is a changed device node. */
+static void et_touch(void *ctx, uint32_t id)
+{
+    ga_rt_t *rt = ctx;
+    if (rt->cfg.layout == GA_LAYOUT_BST) mark_dirty(rt, id);
+}
+
+/* Write record id's whole node (entry, and the two links for list/BST). The page is mapped (the slot
+ * was written before, or premapped), so the write cannot fail. */
+static void write_node(ga_rt_t *rt, uint32_t id)
+{
+    const rec_t *r = &rt->rec[id];
+    uint8_t buf[GA_NODE_BYTES];
+    ga_put_le64(buf, rec_tb(rt, r));
+    ga_put_le64(buf + 8, r->size);
+    if (rt->cfg.layout == GA_LAYOUT_LIST) {
+        ga_put_le64(buf + 16, rec_loc(rt, r->lnext));
+        ga_put_le64(buf + 24, rec_loc(rt, r->lprev));
+    } else if (rt->cfg.layout == GA_LAYOUT_BST) {
+        ga_put_le64(buf + 16, rec_loc(rt, rt->etn[id].l));
+        ga_put_le64(buf + 24, rec_loc(rt, rt->etn[id].r));
+    }
+    (void)ga_mem_write(rt->mem, slot_loc(rt, r->slot), buf, rt->nodesz);
+}
+
+static void flush_dirty(ga_rt_t *rt)
+{
+    uint32_t id = rt->dhead;
+    rt->dhead = NIL;
+    while (id != NIL) {
+        rec_t *r = &rt->rec[id];
+        uint32_t next = r->dnext;
+        r->dirty = false;
+        r->dnext = NIL;
+        if (r->used) write_node(rt, id);
+        id = next;
+    }
+}
+
+static void inval_push(ga_rt_t *rt, uint64_t loc)
+{
+    /* Cheap dedupe of the common case (a slot released and reused in the same malloc). */
+    size_t from = rt->ninval > 8u ? rt->ninval - 8u : 0u;
+    for (size_t i = from; i < rt->ninval; i++)
+        if (rt->inval[i] == loc) return;
+    rt->inval[rt->ninval++] = loc; /* capacity reserved by the caller */
+}
+
+/* --- slots --------------------------------------------------------------------------------------- */
+
+static void heap_push(ga_rt_t *rt, uint32_t s)
+{
+    uint32_t *h = rt->sfree;
+    uint32_t i = rt->nsfree++;
+    while (i > 0u) {
+        uint32_t p = (i - 1u) / 2u;
+        if (h[p] <= s) break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = s;
+}
+
+static uint32_t heap_pop(ga_rt_t *rt)
+{
+    uint32_t *h = rt->sfree;
+    uint32_t top = h[0];
+    uint32_t last = h[--rt->nsfree];
+    uint32_t n = rt->nsfree, i = 0;
+    for (;;) {
+        uint32_t c = 2u * i + 1u;
+        if (c >= n) break;
+        if (c + 1u < n && h[c + 1u] < h[c]) c++;
+        if (h[c] >= last) break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (n > 0u) h[i] = last;
+    return top;
+}
+
+static uint32_t slot_take(ga_rt_t *rt)
+{
+    if (rt->nsfree == 0u) return rt->bump++;
+    if (rt->cfg.layout == GA_LAYOUT_TABLE) return heap_pop(rt); /* lowest free slot */
+    return rt->sfree[--rt->nsfree];                              /* most recently released */
+}
+
+static void slot_release(ga_rt_t *rt, uint32_t slot)
+{
+    (void)ga_mem_write(rt->mem, slot_loc(rt, slot), g_zero, rt->nodesz); /* mapped: written before */
+    if (rt->cfg.layout == GA_LAYOUT_TABLE)
+        heap_push(rt, slot);
+    else
+        rt->sfree[rt->nsfree++] = slot;
+}
+
+/* --- the structure ----------------------------------------------------------------------------- */
+
+static void fifo_unlink(ga_rt_t *rt, uint32_t id)
+{
+    rec_t *r = &rt->rec[id];
+    if (r->fprev != NIL)
+        rt->rec[r->fprev].fnext = r->fnext;
+    else
+        rt->fold = r->fnext;
+    if (r->fnext != NIL)
+        rt->rec[r->fnext].fprev = r->fprev;
+    else
+        rt->fnew = r->fprev;
+    r->fnext = r->fprev = NIL;
+}
+
+/* Put x right after `after` in free order (after must be freed and linked). */
+static void fifo_insert_after(ga_rt_t *rt, uint32_t after, uint32_t x)
+{
+    uint32_t nx = rt->rec[after].fnext;
+    rt->rec[x].fprev = after;
+    rt->rec[x].fnext = nx;
+    rt->rec[after].fnext = x;
+    if (nx != NIL)
+        rt->rec[nx].fprev = x;
+    else
+        rt->fnew = x;
+}
+
+static void fifo_append(ga_rt_t *rt, uint32_t x)
+{
+    rt->rec[x].fprev = rt->fnew;
+    rt->rec[x].fnext = NIL;
+    if (rt->fnew != NIL)
+        rt->rec[rt->fnew].fnext = x;
+    else
+        rt->fold = x;
+    rt->fnew = x;
+}
+
+/* Give record id (base, size, tag, freed set) a slot and link it into the structure. */
+static void place_entry(ga_rt_t *rt, uint32_t id)
+{
+    rec_t *r = &rt->rec[id];
+    r->slot = slot_take(rt);
+    rt->etn[id].key = r->base;
+    rt->etn[id].val = 0;
+    tree_insert(&rt->et, id);
+    if (rt->cfg.layout == GA_LAYOUT_LIST) {
+        r->lprev = NIL;
+        r->lnext = rt->lhead;
+        if (rt->lhead != NIL) {
+            rt->rec[rt->lhead].lprev = id;
+            mark_dirty(rt, rt->lhead);
+        }
+        rt->lhead = id;
+    }
+    mark_dirty(rt, id);
+    inval_push(rt, slot_loc(rt, r->slot));
+}
+
+/* Remove freed record id from the structure; its slot is zeroed and released. */
+static void remove_entry(ga_rt_t *rt, uint32_t id)
+{
+    rec_t *r = &rt->rec[id];
+    if (rt->cfg.layout == GA_LAYOUT_LIST) {
+        if (r->lprev != NIL) {
+            rt->rec[r->lprev].lnext = r->lnext;
+            mark_dirty(rt, r->lprev);
+        } else {
+            rt->lhead = r->lnext;
+        }
+        if (r->lnext != NIL) {
+            rt->rec[r->lnext].lprev = r->lprev;
+            mark_dirty(rt, r->lnext);
+        }
+    }
+    tree_remove(&rt->et, id);
+    fifo_unlink(rt, id);
+    inval_push(rt, slot_loc(rt, r->slot));
+    slot_release(rt, r->slot);
+    rt->nfreed--;
+    rec_release(rt, id);
+}
+
+/* Freed entries beyond the threshold after the operation (spec §7.4). */
+static uint64_t excess_freed(const ga_rt_t *rt, uint64_t nfreed)
+{
+    return nfreed > rt->cfg.reclaim_threshold ? nfreed - rt->cfg.reclaim_threshold : 0u;
+}
+
+static void reclaim(ga_rt_t *rt)
+{
+    while (rt->nfreed > rt->cfg.reclaim_threshold) {
+        remove_entry(rt, rt->fold);
+        rt->reclaimed++;
+    }
+}
+
+/* --- the allocator (auto mode) ------------------------------------------------------------------ */
+
+static uint32_t blk_new(ga_rt_t *rt)
+{
+    uint32_t id;
+    if (rt->bfree != NIL) {
+        id = rt->bfree;
+        rt->bfree = rt->bn[id].l;
+        rt->nbfree--;
+    } else {
+        id = rt->btop++;
+    }
+    return id;
+}
+
+static void blk_release(ga_rt_t *rt, uint32_t id)
+{
+    rt->bn[id].l = rt->bfree;
+    rt->bfree = id;
+    rt->nbfree++;
+}
+
+/* Take `need` bytes from the start of free block id. */
+static void alloc_take(ga_rt_t *rt, uint32_t id, uint64_t need)
+{
+    tree_remove(&rt->bt, id);
+    if (rt->bn[id].val == need) {
+        blk_release(rt, id);
+        return;
+    }
+    rt->bn[id].key += need;
+    rt->bn[id].val -= need;
+    tree_insert(&rt->bt, id);
+}
+
+/* Return [base, base + len) to the free blocks, coalescing with both neighbours. Needs one spare
+ * block node (reserved by the caller). */
+static void alloc_give(ga_rt_t *rt, uint64_t base, uint64_t len)
+{
+    uint32_t p = tree_floor(&rt->bt, base);
+    uint32_t s = tree_above(&rt->bt, base);
+    bool ml = p != NIL && rt->bn[p].key + rt->bn[p].val == base;
+    bool mr = s != NIL && base + len == rt->bn[s].key;
+    if (ml && mr) {
+        tree_remove(&rt->bt, p);
+        tree_remove(&rt->bt, s);
+        rt->bn[p].val += len + rt->bn[s].val;
+        blk_release(rt, s);
+        tree_insert(&rt->bt, p);
+    } else if (ml) {
+        tree_remove(&rt->bt, p);
+        rt->bn[p].val += len;
+        tree_insert(&rt->bt, p);
+    } else if (mr) {
+        tree_remove(&rt->bt, s);
+        rt->bn[s].key = base;
+        rt->bn[s].val += len;
+        tree_insert(&rt->bt, s);
+    } else {
+        uint32_t id = blk_new(rt);
+        rt->bn[id].key = base;
+        rt->bn[id].val = len;
+        tree_insert(&rt->bt, id);
+    }
+}
+
+/* --- create / destroy ----------------------------------------------------------------------------- */
+
+static bool cfg_ok(const ga_rt_cfg_t *c)
+{
+    if (c->layout != GA_LAYOUT_LIST && c->layout != GA_LAYOUT_BST && c->layout != GA_LAYOUT_TABLE)
+        return false;
+    if (!ga_tag_bits_ok(c->tag_bits)) return false;
+    uint64_t vend = UINT64_C(1) << ga_va_bits(c->tag_bits); /* 2^V */
+    uint64_t nodesz = c->layout == GA_LAYOUT_TABLE ? GA_ENTRY_BYTES : GA_NODE_BYTES;
+    if (c->md_base == 0u || c->md_base % GA_NODE_BYTES != 0u || c->md_capacity == 0u) return false;
+    if (c->md_base >= vend) return false;
+    uint64_t md_len = (uint64_t)c->md_capacity * nodesz;
+    if (md_len > vend - c->md_base) return false;
+    if (!c->fixed_addresses) {
+        if (c->heap_base == 0u || c->heap_base % ALIGN != 0u) return false;
+        if (c->heap_size < ALIGN || c->heap_size % ALIGN != 0u) return false;
+        if (c->heap_base >= vend || c->heap_size > vend - c->heap_base) return false;
+        bool disjoint = c->heap_base + c->heap_size <= c->md_base || c->md_base + md_len <= c->heap_base;
+        if (!disjoint) return false;
+    }
+    return true;
+}
+
+ga_err_t ga_rt_create(const ga_rt_cfg_t *cfg, ga_mem_t *mem, ga_rt_t **out)
+{
+    if (out == NULL) return GA_ERR_BAD_PARAM;
+    *out = NULL;
+    if (cfg == NULL || mem == NULL || !cfg_ok(cfg)) return GA_ERR_BAD_PARAM;
+    ga_rt_t *rt = calloc(1, sizeof *rt);
+    if (rt == NULL) return GA_ERR_NO_MEMORY;
+    rt->cfg = *cfg;
+    rt->mem = mem;
+    rt->vbits = ga_va_bits(cfg->tag_bits);
+    rt->vmask = ga_va_mask(cfg->tag_bits);
+    rt->ftag = ga_tag_freed(cfg->tag_bits);
+    rt->nodesz = cfg->layout == GA_LAYOUT_TABLE ? GA_ENTRY_BYTES : GA_NODE_BYTES;
+    ga_rng_seed(&rt->rng, cfg->seed);
+    rt->rfree = rt->lhead = rt->fold = rt->fnew = rt->dhead = rt->bfree = NIL;
+    rt->et.root = NIL;
+    rt->et.touch = et_touch;
+    rt->et.ctx = rt;
+    rt->lt.root = NIL;
+    rt->bt.root = NIL;
+    rt->bt.aug = true;
+
+    ga_err_t err = reserve_recs(rt, 64u);
+    if (err == GA_OK) err = reserve_slots(rt);
+    if (err == GA_OK) err = reserve_inval(rt, 16u);
+    if (err == GA_OK && !cfg->fixed_addresses) {
+        err = reserve_blocks(rt, 1u);
+        if (err == GA_OK) {
+            uint32_t id = blk_new(rt);
+            rt->bn[id].key = cfg->heap_base;
+            rt->bn[id].val = cfg->heap_size;
+            tree_insert(&rt->bt, id);
+        }
+    }
+    if (err == GA_OK && cfg->layout == GA_LAYOUT_TABLE) {
+        /* Every slot of the table exists and is free: all zero (spec §2.3). */
+        uint64_t len = (uint64_t)cfg->md_capacity * GA_ENTRY_BYTES;
+        for (uint64_t off = 0; off < len && err == GA_OK; off += sizeof g_zero) {
+            uint64_t chunk = len - off < sizeof g_zero ? len - off : sizeof g_zero;
+            err = ga_mem_write(mem, cfg->md_base + off, g_zero, (size_t)chunk);
+        }
+    }
+    if (err != GA_OK) {
+        ga_rt_destroy(rt);
+        return err;
+    }
+    *out = rt;
+    return GA_OK;
+}
+
+void ga_rt_destroy(ga_rt_t *rt)
+{
+    if (rt == NULL) return;
+    free(rt->rec);
+    free(rt->etn);
+    free(rt->ltn);
+    free(rt->sfree);
+    free(rt->bn);
+    free(rt->ov);
+    free(rt->inval);
+    free(rt);
+}
+
+/* --- malloc ---------------------------------------------------------------------------------------- */
+
+/* Common part of both mallocs: range [base, base + size) is free of live entries in auto mode (the
+ * allocator's block `blk`, `need` bytes, is taken on commit); fixed mode passes blk = NIL. */
+static ga_err_t malloc_common(ga_rt_t *rt, uint64_t base, uint64_t size, uint32_t blk, uint64_t need,
+                              uint64_t *ptr)
+{
+    uint64_t end = base + size; /* <= 2^V: checked by the callers */
+
+    /* Plan: the entries the new range overlaps, in base order. */
+    rt->nov = 0;
+    uint32_t id = tree_floor(&rt->et, base);
+    if (id == NIL || rt->rec[id].base + rt->rec[id].size <= base) id = tree_above(&rt->et, base);
+    while (id != NIL && rt->rec[id].base < end) {
+        if (!rt->rec[id].freed) return GA_ERR_OVERLAP; /* auto mode: impossible (block was free) */
+        if (ov_push(rt, id) != GA_OK) return GA_ERR_NO_MEMORY;
+        id = tree_above(&rt->et, rt->rec[id].base);
+    }
+    uint32_t first = rt->nov > 0u ? rt->ov[0] : NIL;
+    uint32_t last = rt->nov > 0u ? rt->ov[rt->nov - 1u] : NIL;
+    bool lo_piece = first != NIL && rt->rec[first].base < base;
+    bool hi_piece = last != NIL && rt->rec[last].base + rt->rec[last].size > end;
+    uint64_t npieces = (uint64_t)lo_piece + (uint64_t)hi_piece;
+
+    uint64_t nodes = rt->nlive + rt->nfreed;
+    if (nodes - rt->nov + npieces + 1u > rt->cfg.md_capacity) return GA_ERR_NO_METADATA_SPACE;
+
+    uint64_t nfreed_after = rt->nfreed - rt->nov + npieces;
+    uint64_t fresh_avail = (uint64_t)rt->nsfree + rt->nov; /* released slots before the new nodes */
+    uint64_t fresh = npieces + 1u > fresh_avail ? npieces + 1u - fresh_avail : 0u;
+    ga_err_t err = reserve_recs(rt, (uint32_t)npieces + 1u);
+    if (err == GA_OK) err = reserve_slots(rt);
+    if (err == GA_OK) err = reserve_inval(rt, rt->nov + npieces + 1u + excess_freed(rt, nfreed_after) + 1u);
+    if (err == GA_OK) err = premap_slots(rt, fresh);
+    if (err != GA_OK) return err;
+
+    /* Commit (cannot fail). */
+    rt->ninval = 0;
+    if (blk != NIL) alloc_take(rt, blk, need);
+    uint32_t lo = NIL, hi = NIL;
+    if (hi_piece) {
+        const rec_t *o = &rt->rec[last];
+        uint64_t oend = o->base + o->size;
+        hi = rec_new(rt);
+        rt->rec[hi].base = end;
+        rt->rec[hi].size = oend - end;
+        rt->rec[hi].tag = 0; /* not an allocation's base: no DOUBLE_FREE for it */
+        rt->rec[hi].freed = true;
+        fifo_insert_after(rt, last, hi);
+    }
+    if (lo_piece) {
+        const rec_t *o = &rt->rec[first];
+        uint64_t obase = o->base, otag = o->tag;
+        lo = rec_new(rt);
+        rt->rec[lo].base = obase;
+        rt->rec[lo].size = base - obase;
+        rt->rec[lo].tag = otag; /* same base: a second free of the old pointer is a DOUBLE_FREE */
+        rt->rec[lo].freed = true;
+        fifo_insert_after(rt, first, lo); /* before hi when both come from the same entry */
+    }
+    for (size_t k = 0; k < rt->nov; k++) {
+        remove_entry(rt, rt->ov[k]);
+        rt->trimmed++;
+    }
+    if (lo != NIL) {
+        place_entry(rt, lo);
+        rt->nfreed++;
+    }
+    if (hi != NIL) {
+        place_entry(rt, hi);
+        rt->nfreed++;
+    }
+    uint64_t tag = 1u + ga_rng_below(&rt->rng, rt->ftag - 1u); /* uniform over 1 .. F-1 */
+    uint32_t nid = rec_new(rt);
+    rec_t *r = &rt->rec[nid];
+    r->base = base;
+    r->size = size;
+    r->tag = tag;
+    place_entry(rt, nid);
+    rt->ltn[nid].key = base;
+    rt->ltn[nid].val = 0;
+    tree_insert(&rt->lt, nid);
+    rt->nlive++;
+    rt->live_bytes += size;
+    rt->mallocs++;
+    reclaim(rt);
+    flush_dirty(rt);
+    *ptr = (tag << rt->vbits) | base;
+    return GA_OK;
+}
+
+ga_err_t ga_rt_malloc(ga_rt_t *rt, uint64_t size, uint64_t *ptr)
+{
+    if (rt == NULL || ptr == NULL) return GA_ERR_BAD_PARAM;
+    if (rt->cfg.fixed_addresses) return GA_ERR_WRONG_MODE;
+    if (size == 0u) return GA_ERR_ZERO_SIZE;
+    if (size > rt->cfg.heap_size) return GA_ERR_TOO_LARGE;
+    uint64_t need = round_up_256(size); /* no overflow: heap_size <= 2^57 */
+    uint32_t blk = tree_first_fit(&rt->bt, need);
+    if (blk == NIL) return GA_ERR_NO_SPACE;
+    return malloc_common(rt, rt->bn[blk].key, size, blk, need, ptr);
+}
+
+ga_err_t ga_rt_malloc_at(ga_rt_t *rt, uint64_t base, uint64_t size, uint64_t *ptr)
+{
+    if (rt == NULL || ptr == NULL) return GA_ERR_BAD_PARAM;
+    if (!rt->cfg.fixed_addresses) return GA_ERR_WRONG_MODE;
+    if (size == 0u) return GA_ERR_ZERO_SIZE;
+    uint64_t vend = rt->vmask + 1u;
+    if (size > vend) return GA_ERR_TOO_LARGE;
+    if (base == 0u || base >= vend || size > vend - base) return GA_ERR_BAD_ADDRESS;
+    uint64_t md_end = rt->cfg.md_base + (uint64_t)rt->cfg.md_capacity * rt->nodesz;
+    if (base < md_end && rt->cfg.md_base < base + size) return GA_ERR_BAD_ADDRESS;
+    /* A live overlap is found by malloc_common's scan too, but the live tree answers in O(log n)
+     * even when the range covers many freed entries. */
+    uint32_t l = tree_floor(&rt->lt, base + size - 1u);
+    if (l != NIL && rt->rec[l].base + rt->rec[l].size > base) return GA_ERR_OVERLAP;
+    return malloc_common(rt, base, size, NIL, 0u, ptr);
+}
+
+/* --- free ------------------------------------------------------------------------------------------ */
+
+ga_err_t ga_rt_free(ga_rt_t *rt, uint64_t ptr)
+{
+    if (rt == NULL) return GA_ERR_BAD_PARAM;
+    if (ptr == 0u) {
+        rt->ninval = 0;
+        return GA_OK;
+    }
+    uint64_t t = ptr >> rt->vbits, a = ptr & rt->vmask;
+    uint32_t id = tree_floor(&rt->et, a);
+    if (id == NIL) return GA_ERR_UNKNOWN_POINTER;
+    rec_t *r = &rt->rec[id];
+    if (r->base != a) {
+        if (a - r->base < r->size) return r->freed ? GA_ERR_UNKNOWN_POINTER : GA_ERR_INTERIOR_POINTER;
+        return GA_ERR_UNKNOWN_POINTER;
+    }
+    if (r->freed) return (r->tag != 0u && r->tag == t) ? GA_ERR_DOUBLE_FREE : GA_ERR_UNKNOWN_POINTER;
+    if (r->tag != t) return GA_ERR_TAG_MISMATCH;
+
+    ga_err_t err = reserve_blocks(rt, 1u);
+    if (err == GA_OK) err = reserve_slots(rt);
+    if (err == GA_OK) err = reserve_inval(rt, 1u + excess_freed(rt, rt->nfreed + 1u));
+    if (err != GA_OK) return err;
+
+    /* Commit (cannot fail). */
+    rt->ninval = 0;
+    r = &rt->rec[id];
+    tree_remove(&rt->lt, id);
+    r->freed = true; /* r->tag keeps the old tag for DOUBLE_FREE */
+    fifo_append(rt, id);
+    mark_dirty(rt, id);
+    inval_push(rt, slot_loc(rt, r->slot));
+    if (!rt->cfg.fixed_addresses) alloc_give(rt, r->base, round_up_256(r->size));
+    rt->nlive--;
+    rt->nfreed++;
+    rt->live_bytes -= r->size;
+    rt->frees++;
+    reclaim(rt);
+    flush_dirty(rt);
+    return GA_OK;
+}
+
+/* --- queries ---------------------------------------------------------------------------------------- */
+
+size_t ga_rt_invalidations(const ga_rt_t *rt, const uint64_t **locs)
+{
+    if (rt == NULL) {
+        if (locs != NULL) *locs = NULL;
+        return 0;
+    }
+    if (locs != NULL) *locs = rt->inval;
+    return rt->ninval;
+}
+
+uint64_t ga_rt_root(const ga_rt_t *rt)
+{
+    if (rt == NULL) return 0;
+    switch (rt->cfg.layout) {
+    case GA_LAYOUT_LIST: return rec_loc(rt, rt->lhead);
+    case GA_LAYOUT_BST: return rec_loc(rt, rt->et.root);
+    default: return rt->cfg.md_base;
+    }
+}
+
+/* The record whose range contains va (tag bits masked off), or NIL. */
+static uint32_t find_rec(const ga_rt_t *rt, uint64_t va)
+{
+    uint64_t a = va & rt->vmask;
+    uint32_t id = tree_floor(&rt->et, a);
+    if (id == NIL || a - rt->rec[id].base >= rt->rec[id].size) return NIL;
+    return id;
+}
+
+int ga_rt_oracle(void *ctx, uint64_t va, uint64_t *idx)
+{
+    const ga_rt_t *rt = ctx;
+    if (rt == NULL || rt->cfg.layout != GA_LAYOUT_TABLE) return 0;
+    uint32_t id = find_rec(rt, va);
+    if (id == NIL) return 0;
+    if (idx != NULL) *idx = rt->rec[id].slot;
+    return 1;
+}
+
+bool ga_rt_find(const ga_rt_t *rt, uint64_t va, ga_entry_t *e, uint64_t *loc)
+{
+    if (rt == NULL) return false;
+    uint32_t id = find_rec(rt, va);
+    if (id == NIL) return false;
+    if (e != NULL) {
+        e->tb = rec_tb(rt, &rt->rec[id]);
+        e->size = rt->rec[id].size;
+    }
+    if (loc != NULL) *loc = rec_loc(rt, id);
+    return true;
+}
+
+bool ga_rt_nearest_live(const ga_rt_t *rt, uint64_t va, ga_entry_t *e, uint64_t *dist)
+{
+    if (rt == NULL) return false;
+    uint64_t a = va & rt->vmask;
+    uint32_t below = tree_floor(&rt->lt, a), above = tree_above(&rt->lt, a);
+    uint32_t best = NIL;
+    uint64_t d = 0;
+    if (below != NIL) {
+        const rec_t *r = &rt->rec[below];
+        uint64_t lastb = r->base + (r->size - 1u);
+        best = below;
+        d = a <= lastb ? 0u : a - lastb;
+    }
+    if (above != NIL) {
+        uint64_t da = rt->rec[above].base - a;
+        if (best == NIL || da < d) {
+            best = above;
+            d = da;
+        }
+    }
+    if (best == NIL) return false;
+    if (e != NULL) {
+        e->tb = rec_tb(rt, &rt->rec[best]);
+        e->size = rt->rec[best].size;
+    }
+    if (dist != NULL) *dist = d;
+    return true;
+}
+
+ga_rt_stats_t ga_rt_stats(const ga_rt_t *rt)
+{
+    ga_rt_stats_t s;
+    memset(&s, 0, sizeof s);
+    if (rt == NULL) return s;
+    s.live = rt->nlive;
+    s.freed = rt->nfreed;
+    s.nodes = rt->nlive + rt->nfreed;
+    s.metadata_bytes = s.nodes * rt->nodesz;
+    s.live_bytes = rt->live_bytes;
+    s.mallocs = rt->mallocs;
+    s.frees = rt->frees;
+    s.reclaimed = rt->reclaimed;
+    s.trimmed = rt->trimmed;
+    s.height = rt->cfg.layout == GA_LAYOUT_BST ? t_h(&rt->et, rt->et.root) : 0u;
+    return s;
+}
+
+const ga_rt_cfg_t *ga_rt_cfg(const ga_rt_t *rt) { return rt == NULL ? NULL : &rt->cfg; }
