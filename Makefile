@@ -60,8 +60,8 @@ deps: ## Install missing Debian packages (apt-get, as root or with sudo)
 run: deps model $(BUILD)/rel/sim/garun ## Replay the built-in default workload and print a report
 	$(BUILD)/rel/sim/garun
 
-test: deps ## Every test: model unit tests (plain and ASan/UBSan)
-	@$(MAKE) --no-print-directory test-model test-san
+test: deps ## Every test: model unit tests (plain and ASan/UBSan), the default workload
+	@$(MAKE) --no-print-directory test-model test-san test-run
 	@echo "make test: all suites passed"
 
 bench: deps $(BUILD)/rel/sim/gabench ## Model throughput and walk cost per layout
@@ -74,7 +74,7 @@ clean: ## Remove every build product
 
 # ---------------------------------------------------------------------------------------------------
 ##@ Tests
-.PHONY: test-model test-san
+.PHONY: test-model test-san test-run
 
 test-model: $(TESTS_REL) ## Check unit tests of the golden model (optimised build)
 	@bash scripts/run_tests.sh $(TESTS_REL)
@@ -85,3 +85,9 @@ test-san: $(TESTS_SAN) ## The same tests under AddressSanitizer + UndefinedBehav
 
 # RTL and co-simulation targets live in their own files (mk/rtl.mk, mk/tb.mk).
 -include $(sort $(wildcard mk/*.mk))
+
+test-run: $(BUILD)/rel/sim/garun $(BUILD)/san/sim/garun ## The default workload must finish clean (plain and sanitized)
+	@for g in $^; do \
+	  $$g > $(BUILD)/garun.out 2>&1 || { cat $(BUILD)/garun.out; echo "FAILED: $$g"; exit 1; }; \
+	  echo "[$$g] $$(grep '^RESULT' $(BUILD)/garun.out)"; \
+	done
