@@ -266,6 +266,12 @@ struct ga_rt {
     size_t ninval, inval_cap;
 
     uint64_t mallocs, frees, reclaimed, trimmed;
+
+    /* Extensions (spec §7.6), allocated at create only when enabled, so commits never allocate. */
+    uint64_t *qbase, *qsize, *qtag; /* quarantine ring: the tag_quarantine most recent frees */
+    uint32_t qnext, qcount;         /* next ring slot to write; records held (<= tag_quarantine) */
+    uint64_t *excl;                 /* scratch: excluded tags, sorted, distinct */
+    size_t nexcl, excl_cap;
 };
 
 static const uint8_t g_zero[4096]; /* constant zeros for clearing device memory (no state) */
@@ -283,6 +289,8 @@ void ga_rt_default_cfg(ga_rt_cfg_t *cfg, ga_layout_t layout, unsigned tag_bits, 
     cfg->md_base = UINT64_C(0x600000000000);
     cfg->md_capacity = UINT32_C(1) << 20;
     cfg->reclaim_threshold = 1024u;
+    cfg->tag_neighbour_distinct = false;
+    cfg->tag_quarantine = 0u;
 }
 
 static uint64_t slot_loc(const ga_rt_t *rt, uint32_t slot)
@@ -716,6 +724,7 @@ static bool cfg_ok(const ga_rt_cfg_t *c)
         bool disjoint = c->heap_base + c->heap_size <= c->md_base || c->md_base + md_len <= c->heap_base;
         if (!disjoint) return false;
     }
+    if (c->tag_quarantine > GA_RT_QUARANTINE_MAX) return false;
     return true;
 }
 
@@ -761,6 +770,21 @@ ga_err_t ga_rt_create(const ga_rt_cfg_t *cfg, ga_mem_t *mem, ga_rt_t **out)
             err = ga_mem_write(mem, cfg->md_base + off, g_zero, (size_t)chunk);
         }
     }
+    if (err == GA_OK && cfg->tag_quarantine > 0u) {
+        size_t w = cfg->tag_quarantine;
+        rt->qbase = calloc(w, sizeof *rt->qbase);
+        rt->qsize = calloc(w, sizeof *rt->qsize);
+        rt->qtag = calloc(w, sizeof *rt->qtag);
+        if (rt->qbase == NULL || rt->qsize == NULL || rt->qtag == NULL) err = GA_ERR_NO_MEMORY;
+    }
+    if (err == GA_OK && (cfg->tag_neighbour_distinct || cfg->tag_quarantine > 0u)) {
+        /* Two neighbour tags plus one per ring record, never more than F - 2 (ga_rt_malloc). */
+        uint64_t cap = 2u + (uint64_t)cfg->tag_quarantine;
+        if (cap > rt->ftag - 2u) cap = rt->ftag - 2u;
+        rt->excl_cap = (size_t)cap;
+        rt->excl = calloc(rt->excl_cap, sizeof *rt->excl);
+        if (rt->excl == NULL) err = GA_ERR_NO_MEMORY;
+    }
     if (err != GA_OK) {
         ga_rt_destroy(rt);
         return err;
@@ -779,7 +803,66 @@ void ga_rt_destroy(ga_rt_t *rt)
     free(rt->bn);
     free(rt->ov);
     free(rt->inval);
+    free(rt->qbase);
+    free(rt->qsize);
+    free(rt->qtag);
+    free(rt->excl);
     free(rt);
+}
+
+/* --- tags (spec §7.1, extensions §7.6) ------------------------------------------------------------ */
+
+/* Add valid tag t to the sorted, distinct excluded set unless it is there already or the set is full
+ * (excl_cap, at most F - 2, so at least one valid tag always stays drawable). */
+static void excl_add(ga_rt_t *rt, uint64_t t)
+{
+    if (!ga_tag_is_valid(t, rt->cfg.tag_bits) || rt->nexcl >= rt->excl_cap) return;
+    size_t i = 0;
+    while (i < rt->nexcl && rt->excl[i] < t) i++;
+    if (i < rt->nexcl && rt->excl[i] == t) return;
+    memmove(rt->excl + i + 1, rt->excl + i, (rt->nexcl - i) * sizeof *rt->excl);
+    rt->excl[i] = t;
+    rt->nexcl++;
+}
+
+/* The tag of a new allocation over [base, base + size), drawn with exactly one ga_rng_below call.
+ * Extensions off: uniform over 1 .. F-1 (spec §7.1), the draw of every earlier version. On: uniform
+ * over the valid tags minus the excluded set of ga_rt_malloc's contract: the r-th smallest tag not in
+ * the set, r uniform over the (F - 1 - |set|) candidates. Called in the commit, before the new entry
+ * enters the live tree; the range holds no live entry (checked by the callers). */
+static uint64_t draw_tag(ga_rt_t *rt, uint64_t base, uint64_t size)
+{
+    if (!rt->cfg.tag_neighbour_distinct && rt->cfg.tag_quarantine == 0u)
+        return 1u + ga_rng_below(&rt->rng, rt->ftag - 1u); /* uniform over 1 .. F-1 */
+    rt->nexcl = 0;
+    if (rt->cfg.tag_neighbour_distinct) {
+        uint32_t below = tree_floor(&rt->lt, base), above = tree_above(&rt->lt, base);
+        if (below != NIL) excl_add(rt, rt->rec[below].tag);
+        if (above != NIL) excl_add(rt, rt->rec[above].tag);
+    }
+    uint64_t end = base + size;
+    uint32_t w = rt->cfg.tag_quarantine;
+    for (uint32_t k = 1; k <= rt->qcount; k++) { /* newest first */
+        uint32_t i = (rt->qnext + w - k) % w;
+        if (rt->qbase[i] < end && base < rt->qbase[i] + rt->qsize[i]) excl_add(rt, rt->qtag[i]);
+    }
+    uint64_t t = 1u + ga_rng_below(&rt->rng, rt->ftag - 1u - rt->nexcl);
+    for (size_t i = 0; i < rt->nexcl; i++) /* ascending: skip every excluded tag at or below t */
+        if (rt->excl[i] <= t) t++;
+    return t;
+}
+
+/* Quarantine ring (spec §7.6.2): remember a successful free's range and old tag, overwriting the
+ * oldest record once W are held. */
+static void quarantine_push(ga_rt_t *rt, uint64_t base, uint64_t size, uint64_t tag)
+{
+    uint32_t w = rt->cfg.tag_quarantine;
+    if (w == 0u) return;
+    rt->qbase[rt->qnext] = base;
+    rt->qsize[rt->qnext] = size;
+    rt->qtag[rt->qnext] = tag;
+    rt->qnext = (rt->qnext + 1u) % w;
+    if (rt->qcount < w) rt->qcount++;
 }
 
 /* --- malloc ---------------------------------------------------------------------------------------- */
@@ -854,7 +937,7 @@ static ga_err_t malloc_common(ga_rt_t *rt, uint64_t base, uint64_t size, uint32_
         place_entry(rt, hi);
         rt->nfreed++;
     }
-    uint64_t tag = 1u + ga_rng_below(&rt->rng, rt->ftag - 1u); /* uniform over 1 .. F-1 */
+    uint64_t tag = draw_tag(rt, base, size);
     uint32_t nid = rec_new(rt);
     rec_t *r = &rt->rec[nid];
     r->base = base;
@@ -932,6 +1015,7 @@ ga_err_t ga_rt_free(ga_rt_t *rt, uint64_t ptr)
     r = &rt->rec[id];
     tree_remove(&rt->lt, id);
     r->freed = true; /* r->tag keeps the old tag for DOUBLE_FREE */
+    quarantine_push(rt, r->base, r->size, r->tag);
     fifo_append(rt, id);
     mark_dirty(rt, id);
     inval_push(rt, slot_loc(rt, r->slot));

@@ -38,10 +38,20 @@ typedef struct {
     uint64_t md_base;           /* metadata region base: 32-aligned, region inside [0, 2^V) */
     uint32_t md_capacity;       /* nodes (list/BST) or table slots, >= 1 */
     uint32_t reclaim_threshold; /* freed entries kept (spec §7.4); UINT32_MAX: never reclaim */
+    /* Extensions beyond the paper (spec §7.6). Both off by default; off, the runtime's behaviour
+     * (pointers, tags, device memory, invalidations) is bit-for-bit that of spec §7.1-§7.5. */
+    bool tag_neighbour_distinct; /* new tag differs from the nearest live allocation's below and
+                                    above (spec §7.6.1) */
+    uint32_t tag_quarantine;     /* W: a new allocation never takes the old tag of an overlapping
+                                    range among the W most recent frees; 0 = off (spec §7.6.2);
+                                    at most GA_RT_QUARANTINE_MAX */
 } ga_rt_cfg_t;
 
+#define GA_RT_QUARANTINE_MAX (UINT32_C(1) << 20)
+
 /* Defaults: heap 0x7000_0000_0000 + 1 TiB, metadata at 0x6000_0000_0000, 1 Mi nodes,
- * reclaim threshold 1024, auto addresses. Valid for both tag widths. cfg NULL is a no-op. */
+ * reclaim threshold 1024, auto addresses, both extensions off (tag_neighbour_distinct false,
+ * tag_quarantine 0). Valid for both tag widths. cfg NULL is a no-op. */
 void ga_rt_default_cfg(ga_rt_cfg_t *cfg, ga_layout_t layout, unsigned tag_bits, uint64_t seed);
 
 typedef struct ga_rt ga_rt_t; /* opaque */
@@ -52,7 +62,8 @@ typedef struct ga_rt ga_rt_t; /* opaque */
  * md_capacity * (32, or 16 for TABLE)) ends at or below 2^V. Auto mode also: heap_base a non-zero
  * multiple of 256 (base 0 is refused as in fixed mode); heap_size a multiple of 256 and >= 256;
  * heap_base + heap_size <= 2^V; heap and metadata region disjoint. Fixed mode ignores the heap fields.
- * Any seed and reclaim_threshold (0: a free reclaims its entry at once) are legal.
+ * Any seed and reclaim_threshold (0: a free reclaims its entry at once) are legal; tag_quarantine
+ * above GA_RT_QUARANTINE_MAX is GA_ERR_BAD_PARAM.
  * GA_ERR_BAD_PARAM also for cfg, mem or out NULL; GA_ERR_NO_MEMORY if the host is out of memory.
  * On success the structure is empty, ROOT is 0 (list, BST) or md_base (table). */
 ga_err_t ga_rt_create(const ga_rt_cfg_t *cfg, ga_mem_t *mem, ga_rt_t **out);
@@ -72,11 +83,17 @@ void ga_rt_destroy(ga_rt_t *rt); /* NULL is a no-op; mem is left as it is */
  *   base + size > 2^V, or the range overlaps the metadata region [decision: it is reserved address
  *   space, paper §4.2]), GA_ERR_OVERLAP (the range overlaps a live allocation's range),
  *   GA_ERR_NO_METADATA_SPACE, GA_ERR_NO_MEMORY. Any alignment is accepted.
- * The tag is drawn (uniform over 1 .. F-1, ga_rng_below) only after every check passed. */
+ * The tag is drawn (uniform over 1 .. F-1, ga_rng_below) only after every check passed. With an
+ * extension of spec §7.6 on, it is drawn uniformly over the valid tags minus an excluded set (still
+ * one ga_rng_below call): the tags of the nearest live allocation below and above the new range
+ * (tag_neighbour_distinct), then, newest first, the old tags of the quarantined frees whose range
+ * overlaps the new range (tag_quarantine); the set stops growing when one more tag would leave no
+ * valid tag to draw (F - 2 tags at most), so a tag always exists. */
 ga_err_t ga_rt_malloc(ga_rt_t *rt, uint64_t size, uint64_t *ptr);
 ga_err_t ga_rt_malloc_at(ga_rt_t *rt, uint64_t base, uint64_t size, uint64_t *ptr);
 
-/* Free (spec §7.2). On error nothing changes. ptr 0 is a successful no-op (not counted in stats;
+/* Free (spec §7.2). On error nothing changes. With tag_quarantine = W > 0 a successful free
+ * records (base, size, old tag) in a ring holding the W most recent frees (spec §7.6.2). ptr 0 is a successful no-op (not counted in stats;
  * the invalidation list becomes empty). Otherwise, with a = va(ptr), t = tag(ptr):
  *   - a is the base of a live entry: GA_OK if t equals its tag, else GA_ERR_TAG_MISMATCH (t = 0 too);
  *   - a is the base of a freed entry whose allocation had base a and tag t: GA_ERR_DOUBLE_FREE;

@@ -2,7 +2,9 @@
 # Install the Debian packages the project needs, only those that are missing. Debian packages only;
 # apt-get as root, or through sudo. Exits non-zero with a clear message if something cannot be had.
 set -eu
-PKGS=(build-essential pkg-config check verilator yosys iverilog gtkwave z3 gnuplot ccache)
+# zlib1g-dev: gzip traces (sim/trace/); clang + libclang-rt-14-dev: the libFuzzer runtime (make fuzz).
+PKGS=(build-essential pkg-config check verilator yosys iverilog gtkwave z3 gnuplot ccache zlib1g-dev clang
+      libclang-rt-14-dev nextpnr-ice40 fpga-icestorm)
 missing=()
 for p in "${PKGS[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -1,0 +1,128 @@
+# mk/rtl.mk — RTL flows: lint (Verilator), synthesis (Yosys), portability (Icarus) and smoke tests.
+# Included by the top Makefile and run from the repository root; every path here is relative to it.
+# Tool facts and the SystemVerilog subset: ../shared/TOOLCHAIN.md. Warnings are errors; the only lint
+# waivers are in rtl/verilator_waiver.vlt, each with its reason.
+
+RTL_DIR     := rtl
+RTL_BLOCKS  := ga_mlb ga_check ga_walker ga_mlu
+RTL_SRC     := $(RTL_DIR)/ga_pkg.sv $(addprefix $(RTL_DIR)/,$(addsuffix .sv,$(RTL_BLOCKS)))
+RTL_WAIVER  := $(RTL_DIR)/verilator_waiver.vlt
+RTL_BUILD   := $(BUILD)/rtl
+RTL_SMOKE   := tb/icarus/ga_smoke_tb.sv
+
+VERILATOR   ?= verilator
+YOSYS       ?= yosys
+IVERILOG    ?= iverilog
+VVP         ?= vvp
+
+VLINT       := $(VERILATOR) --lint-only -Wall --assert $(RTL_WAIVER) $(RTL_SRC)
+
+# Lint configurations: "top:param=value,param=value". Every block on its own at its extreme
+# parameters, and ga_mlu at {TagBits 7,16} x {MlbEntries 8,16} x {Lanes 1,32} (the brief's matrix)
+# plus the corners of its legal ranges.
+RTL_LINT_CFGS := \
+  ga_mlb:TagBits=7,Entries=1 ga_mlb:TagBits=7,Entries=8 ga_mlb:TagBits=16,Entries=64 \
+  ga_check:TagBits=7,Lanes=1 ga_check:TagBits=16,Lanes=32 \
+  ga_walker:TagBits=7 ga_walker:TagBits=16 \
+  $(foreach t,7 16,$(foreach e,8 16,$(foreach l,1 32,ga_mlu:TagBits=$(t),MlbEntries=$(e),Lanes=$(l)))) \
+  ga_mlu:TagBits=7,MlbEntries=1,Lanes=2,IdW=1 ga_mlu:TagBits=16,MlbEntries=64,Lanes=32,IdW=16
+
+# Yosys generic synthesis runs: name, top, chparam arguments. ga_mlu at Lanes=32 takes minutes and is
+# kept out of rtl-check (target rtl-yosys-big).
+RTL_YOSYS_RUNS := mlb8 mlb16t16 check1 check32t16 walker7 walker16 mlu-t7e8l1 mlu-t16e16l1
+rtl_ys_top_mlb8          := ga_mlb
+rtl_ys_par_mlb8          := -set Entries 8 -set TagBits 7
+rtl_ys_top_mlb16t16      := ga_mlb
+rtl_ys_par_mlb16t16      := -set Entries 16 -set TagBits 16
+rtl_ys_top_check1        := ga_check
+rtl_ys_par_check1        := -set Lanes 1 -set TagBits 7
+rtl_ys_top_check32t16    := ga_check
+rtl_ys_par_check32t16    := -set Lanes 32 -set TagBits 16
+rtl_ys_top_walker7       := ga_walker
+rtl_ys_par_walker7       := -set TagBits 7
+rtl_ys_top_walker16      := ga_walker
+rtl_ys_par_walker16      := -set TagBits 16
+rtl_ys_top_mlu-t7e8l1    := ga_mlu
+rtl_ys_par_mlu-t7e8l1    := -set TagBits 7 -set MlbEntries 8 -set Lanes 1
+rtl_ys_top_mlu-t16e16l1  := ga_mlu
+rtl_ys_par_mlu-t16e16l1  := -set TagBits 16 -set MlbEntries 16 -set Lanes 1
+rtl_ys_top_mlu-t7e8l32   := ga_mlu
+rtl_ys_par_mlu-t7e8l32   := -set TagBits 7 -set MlbEntries 8 -set Lanes 32
+
+.PHONY: rtl-check lint rtl-yosys rtl-yosys-big rtl-icarus icarus-smoke rtl-vsmoke
+
+##@ RTL
+
+rtl-check: ## Every RTL flow: lint, rtl-yosys, rtl-icarus (with icarus-smoke), rtl-vsmoke
+	@$(MAKE) --no-print-directory lint
+	@$(MAKE) --no-print-directory rtl-yosys
+	@$(MAKE) --no-print-directory rtl-icarus
+	@$(MAKE) --no-print-directory rtl-vsmoke
+	@echo "rtl-check: all RTL flows passed"
+
+lint: ## Verilator -Wall lint of every RTL block and of ga_mlu over its parameter matrix
+	@set -e; for c in $(RTL_LINT_CFGS); do \
+	  top=$${c%%:*}; pars=$${c#*:}; gs=""; \
+	  for p in $${pars//,/ }; do gs="$$gs -G$$p"; done; \
+	  echo "lint   $$top $$pars"; \
+	  $(VLINT) --top-module $$top $$gs; \
+	done
+	@echo "lint: clean"
+
+# One Yosys run: generic synth, fails on an error, on an inferred latch (Yosys stops on a latch in an
+# always_comb; the select catches any latch cell that gets through) and prints the cell count.
+define rtl_yosys_rule
+.PHONY: rtl-yosys-$(1)
+rtl-yosys-$(1):
+	@mkdir -p $(RTL_BUILD)
+	@echo "yosys  $(1): $(rtl_ys_top_$(1)) $(rtl_ys_par_$(1))"
+	@$(YOSYS) -q -l $(RTL_BUILD)/yosys-$(1).log -p 'read_verilog -sv $(RTL_SRC); \
+	  chparam $(rtl_ys_par_$(1)) $(rtl_ys_top_$(1)); synth -top $(rtl_ys_top_$(1)); \
+	  select -assert-none t:*latch* t:*LATCH*; tee -q -o $(RTL_BUILD)/yosys-$(1).stat stat' \
+	  >/dev/null || { tail -20 $(RTL_BUILD)/yosys-$(1).log; exit 1; }
+	@! grep "Latch inferred" $(RTL_BUILD)/yosys-$(1).log
+	@grep "Number of cells" $(RTL_BUILD)/yosys-$(1).stat | tail -1 | sed 's/^ */       $(1): /'
+endef
+$(foreach r,$(RTL_YOSYS_RUNS) mlu-t7e8l32,$(eval $(call rtl_yosys_rule,$(r))))
+
+rtl-yosys: $(addprefix rtl-yosys-,$(RTL_YOSYS_RUNS)) ## Yosys generic synth of every block and of ga_mlu (Lanes=1), no latches
+	@echo "rtl-yosys: all runs synthesised without latches"
+
+rtl-yosys-big: rtl-yosys-mlu-t7e8l32 ## Yosys synth of ga_mlu at Lanes=32 (slow: minutes)
+
+# Icarus: every file compiles, ga_mlu elaborates at two parameter sets; then the smoke test.
+rtl-icarus: ## Icarus -g2012 compile of all RTL (two ga_mlu configurations), then icarus-smoke
+	@mkdir -p $(RTL_BUILD)
+	@for p in "-Pga_mlu.Lanes=32 -Pga_mlu.MlbEntries=16 -Pga_mlu.TagBits=16" \
+	          "-Pga_mlu.Lanes=1 -Pga_mlu.MlbEntries=8 -Pga_mlu.TagBits=7"; do \
+	  echo "icarus ga_mlu $$p"; \
+	  $(IVERILOG) -g2012 -s ga_mlu $$p -o $(RTL_BUILD)/ga_mlu.vvp $(RTL_SRC) \
+	    2> $(RTL_BUILD)/iverilog.log; rc=$$?; \
+	  grep -v "constant selects in always_" $(RTL_BUILD)/iverilog.log || true; \
+	  [ $$rc -eq 0 ] || exit $$rc; \
+	done
+	@$(MAKE) --no-print-directory icarus-smoke
+
+icarus-smoke: ## Icarus smoke test: tb/icarus/ga_smoke_tb.sv drives ga_mlu, self-checking
+	@mkdir -p $(RTL_BUILD)
+	@$(IVERILOG) -g2012 -s ga_smoke_tb -o $(RTL_BUILD)/ga_smoke.vvp $(RTL_SRC) $(RTL_SMOKE) \
+	  2> $(RTL_BUILD)/iverilog-smoke.log; rc=$$?; \
+	  grep -v "constant selects in always_" $(RTL_BUILD)/iverilog-smoke.log || true; \
+	  [ $$rc -eq 0 ] || exit $$rc
+	@$(VVP) -n $(RTL_BUILD)/ga_smoke.vvp > $(RTL_BUILD)/ga_smoke.log 2>&1; rc=$$?; \
+	  cat $(RTL_BUILD)/ga_smoke.log; \
+	  if [ $$rc -ne 0 ] || grep -qE "^(ERROR|FAIL|FATAL)" $(RTL_BUILD)/ga_smoke.log || \
+	     ! grep -q "^PASS" $(RTL_BUILD)/ga_smoke.log; then \
+	    echo "icarus-smoke: FAILED"; exit 1; fi
+
+# The same smoke test under Verilator with --assert: the RTL assertions run in Verilator as well.
+rtl-vsmoke: ## The smoke test under Verilator --timing --assert (RTL assertions live)
+	@mkdir -p $(RTL_BUILD)
+	@rm -rf $(RTL_BUILD)/vsmoke
+	@$(VERILATOR) --binary --timing --assert -Wno-lint -Wno-style -j 2 -Mdir $(RTL_BUILD)/vsmoke \
+	  --top-module ga_smoke_tb $(RTL_WAIVER) $(RTL_SRC) $(RTL_SMOKE) > $(RTL_BUILD)/vsmoke.log 2>&1 \
+	  || { tail -30 $(RTL_BUILD)/vsmoke.log; exit 1; }
+	@$(RTL_BUILD)/vsmoke/Vga_smoke_tb > $(RTL_BUILD)/vsmoke-run.log 2>&1; rc=$$?; \
+	  cat $(RTL_BUILD)/vsmoke-run.log; \
+	  if [ $$rc -ne 0 ] || ! grep -q "^PASS" $(RTL_BUILD)/vsmoke-run.log; then \
+	    echo "rtl-vsmoke: FAILED"; exit 1; fi

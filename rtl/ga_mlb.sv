@@ -1,0 +1,344 @@
+// Copyright GPUArmor contributors.
+//
+// ga_mlb -- Metadata Lookaside Buffer (paper §5.2 "Metadata Lookaside Buffer", Figure 6; spec §6).
+//
+// Entries fully associative entries, each: valid, the 16-byte metadata entry (tagged base tb, size)
+// and its 8-byte location (24 bytes per entry, paper §9.3). Two independent lookups, each answered
+// combinationally in the cycle it is asked, lowest index wins (spec §6.2):
+//
+//   range lookup   (LOADMETA, HWOnly leader): valid && entry matches rng_ptr_i (spec §3.1 M1..M3)
+//   location lookup (MEMCHECK.G):            valid && loc == loc_i
+//
+// and one state update per cycle, chosen by the top (upd_op_i): TOUCH (a hit), FILL (spec §6.3),
+// INVAL (spec §6.4), FLUSH (spec §6.4). A lookup itself changes nothing: the top turns a hit into a
+// TOUCH in the same cycle, so the hit and its LRU update commit at the same edge.
+//
+//            rng_ptr_i                    loc_i               upd_loc_i
+//                |                          |                      |
+//      +---------v---------+      +---------v--------+    +--------v---------+
+//      | N x match (M1-M3) |      | N x (loc == loc_i)|    | N x (loc == upd) |
+//      +---------+---------+      +---------+--------+    +--+------------+--+
+//        lowest-index first         lowest-index first       | inval mask | fill victim:
+//                |                          |                |            | same loc, else lowest
+//        rng_hit/idx/tb/size/loc    loc_hit/idx/tb/size      |            | invalid, else age N-1
+//                                                            v            v
+//                                   valid / tb / size / loc / age registers (q <= d)
+//
+// Replacement is true LRU kept as an age permutation age_0..age_{N-1} of 0..N-1 (0 = most recently
+// used). Touch i: every j with age_j < age_i ages by one, age_i <- 0. Flush: age_i <- i. Invalidate
+// leaves ages alone. The state is stored as flat packed vectors (entry i at [i*W +: W]): Yosys 0.23
+// mis-elaborates arrays of structs and memories with reset (TOOLCHAIN.md).
+//
+// Parameters:
+//   TagBits  7 or 16   pointer tag width (spec §1.1); V = 64 - TagBits VA bits
+//   Entries  1 .. 64   MLB entries (paper: 8, §5.2; 16 studied in §9)
+//
+// Interfaces: lookups are combinational and have no handshake. The update port is a command that
+// takes effect at the next rising edge, one command per cycle by construction; the top issues TOUCH
+// only for the index a lookup hit in the same cycle (an assertion checks it is valid). Any 64-bit
+// location is stored as given. fill_idx_o is the entry a FILL with upd_loc_i writes at the next edge;
+// the top logs it as the FILL event's slot.
+
+// Icarus 11 can spin forever at one time step on chains of always_comb blocks that assign a default
+// and then override it (reproduced on a 3-block example); `always @*` is correct there. Verilator and
+// Yosys get always_comb. Every function called from these blocks takes what it reads as arguments,
+// so the two sensitivity rules agree.
+`ifndef GA_ALWAYS_COMB
+`ifdef __ICARUS__
+`define GA_ALWAYS_COMB always @*
+`else
+`define GA_ALWAYS_COMB always_comb
+`endif
+`endif
+
+module ga_mlb #(
+  parameter int TagBits = 7,
+  parameter int Entries = 8,
+  localparam int IdxW = (Entries > 1) ? $clog2(Entries) : 1
+) (
+  input  logic                          clk_i,
+  input  logic                          rst_ni,
+
+  // Range lookup (combinational)
+  input  logic [63:0]                   rng_ptr_i,   // tagged pointer
+  output logic                          rng_hit_o,
+  output logic [IdxW-1:0]               rng_idx_o,   // lowest matching entry; 0 on a miss
+  output logic [63:0]                   rng_tb_o,    // its entry and location; 0 on a miss
+  output logic [63:0]                   rng_size_o,
+  output logic [63:0]                   rng_loc_o,
+
+  // Location lookup (combinational)
+  input  logic [63:0]                   loc_i,
+  output logic                          loc_hit_o,
+  output logic [IdxW-1:0]               loc_idx_o,
+  output logic [63:0]                   loc_tb_o,
+  output logic [63:0]                   loc_size_o,
+
+  // State update: one command per cycle, applied at the next edge
+  input  logic [ga_pkg::MlbOpW-1:0]     upd_op_i,
+  input  logic [IdxW-1:0]               upd_idx_i,   // TOUCH
+  input  logic [63:0]                   upd_tb_i,    // FILL
+  input  logic [63:0]                   upd_size_i,  // FILL
+  input  logic [63:0]                   upd_loc_i,   // FILL, INVAL
+  output logic [IdxW-1:0]               fill_idx_o   // the entry a FILL at upd_loc_i writes
+);
+
+  localparam int V = 64 - TagBits;                 // VA bits (spec §1.1)
+  // F = 2^T - 1, written as a replication: Yosys 0.23 elaborates a '1 localparam initialiser as
+  // the one-bit value 1 (F was 0x01 in every Yosys netlist; found by the formal proof of ga_check).
+  localparam logic [TagBits-1:0] TagFreed = {TagBits{1'b1}};
+
+  // ---------------------------------------------------------------------------------------------
+  // Elaboration-time parameter checks
+  // ---------------------------------------------------------------------------------------------
+  // Elaboration stops here in Verilator and Yosys; Icarus 11 has no elaboration-time $error in generate
+  // blocks, so it stops at time 0 instead.
+  localparam bit ParamsBad = (TagBits != 7 && TagBits != 16) || (Entries < 1) || (Entries > 64);
+`ifdef __ICARUS__
+  initial begin
+    if (ParamsBad) $fatal(1, "ga_mlb: TagBits must be 7 or 16 and Entries 1..64");
+  end
+`else
+  if (ParamsBad) begin : gen_bad_params
+    $error("ga_mlb: TagBits must be 7 or 16 and Entries 1..64");
+  end
+`endif
+
+  // ---------------------------------------------------------------------------------------------
+  // State
+  // ---------------------------------------------------------------------------------------------
+  logic [Entries-1:0]      valid_q, valid_d;
+  logic [Entries*64-1:0]   tb_q, tb_d;
+  logic [Entries*64-1:0]   size_q, size_d;
+  logic [Entries*64-1:0]   loc_q, loc_d;
+  logic [Entries*IdxW-1:0] age_q, age_d;
+
+  // ---------------------------------------------------------------------------------------------
+  // Comparators, one set per entry
+  // ---------------------------------------------------------------------------------------------
+  logic [TagBits-1:0] rng_tag;
+  logic [63:0]        rng_va;
+  logic               rng_tag_ok;   // M1: tag is neither 0 nor F
+
+  assign rng_tag    = rng_ptr_i[63:V];
+  assign rng_va     = {{TagBits{1'b0}}, rng_ptr_i[V-1:0]};
+  assign rng_tag_ok = (rng_tag != '0) && (rng_tag != TagFreed);
+
+  logic [Entries-1:0] rng_match;    // valid and matches rng_ptr_i
+  logic [Entries-1:0] loc_match;    // valid and loc == loc_i
+  logic [Entries-1:0] upd_match;    // valid and loc == upd_loc_i
+  logic [Entries-1:0] is_oldest;    // age == Entries - 1
+
+  for (genvar i = 0; i < Entries; i++) begin : gen_cmp
+    logic [63:0] ebase, off;
+    logic        covers;
+    assign ebase  = {{TagBits{1'b0}}, tb_q[i*64 +: V]};
+    assign off    = rng_va - ebase;                          // used only when rng_va >= ebase
+    assign covers = (rng_va >= ebase) && (off < size_q[i*64 +: 64]);           // M3
+    assign rng_match[i] = valid_q[i] && rng_tag_ok                              // M1
+                          && (tb_q[i*64 + V +: TagBits] == rng_tag) && covers;  // M2, M3
+    assign loc_match[i] = valid_q[i] && (loc_q[i*64 +: 64] == loc_i);
+    assign upd_match[i] = valid_q[i] && (loc_q[i*64 +: 64] == upd_loc_i);
+    assign is_oldest[i] = (age_q[i*IdxW +: IdxW] == IdxW'(Entries - 1));
+  end
+
+  // Lowest set bit of a mask as a one-hot vector (lowest index wins everywhere, spec §6.2, §6.3).
+  function automatic logic [Entries-1:0] first_one(input logic [Entries-1:0] m);
+    logic [Entries-1:0] f;
+    logic               seen;
+    f    = '0;
+    seen = 1'b0;
+    for (int i = 0; i < Entries; i++) begin
+      f[i] = m[i] && !seen;
+      seen = seen || m[i];
+    end
+    first_one = f;
+  endfunction
+
+  // Index of a one-hot vector (0 for an empty one).
+  function automatic logic [IdxW-1:0] onehot_idx(input logic [Entries-1:0] oh);
+    logic [IdxW-1:0] idx;
+    idx = '0;
+    for (int i = 0; i < Entries; i++) begin
+      idx = idx | ({IdxW{oh[i]}} & IdxW'(i));
+    end
+    onehot_idx = idx;
+  endfunction
+
+  // AND-OR multiplexer of a 64-bit field with a one-hot select.
+  function automatic logic [63:0] onehot_mux64(input logic [Entries-1:0] oh,
+                                               input logic [Entries*64-1:0] vec);
+    logic [63:0] r;
+    r = '0;
+    for (int i = 0; i < Entries; i++) begin
+      r = r | ({64{oh[i]}} & vec[i*64 +: 64]);
+    end
+    onehot_mux64 = r;
+  endfunction
+
+  logic [Entries-1:0] rng_first, loc_first;
+  assign rng_first = first_one(rng_match);
+  assign loc_first = first_one(loc_match);
+
+  assign rng_hit_o  = |rng_match;
+  assign rng_idx_o  = onehot_idx(rng_first);
+  assign rng_tb_o   = onehot_mux64(rng_first, tb_q);
+  assign rng_size_o = onehot_mux64(rng_first, size_q);
+  assign rng_loc_o  = onehot_mux64(rng_first, loc_q);
+
+  assign loc_hit_o  = |loc_match;
+  assign loc_idx_o  = onehot_idx(loc_first);
+  assign loc_tb_o   = onehot_mux64(loc_first, tb_q);
+  assign loc_size_o = onehot_mux64(loc_first, size_q);
+
+  // Fill victim (spec §6.3): the lowest valid entry already at this location, else the lowest
+  // invalid entry, else the least recently used one (age N-1).
+  logic [Entries-1:0] victim_oh;
+  `GA_ALWAYS_COMB begin
+    if (|upd_match) begin
+      victim_oh = first_one(upd_match);
+    end else if (!(&valid_q)) begin
+      victim_oh = first_one(~valid_q);
+    end else begin
+      victim_oh = first_one(is_oldest);
+    end
+  end
+  assign fill_idx_o = onehot_idx(victim_oh);
+
+  // ---------------------------------------------------------------------------------------------
+  // Next state
+  // ---------------------------------------------------------------------------------------------
+  logic [IdxW-1:0] touch_idx;   // entry made most recently used this cycle
+  logic            do_touch;
+  logic [IdxW-1:0] touch_age;   // its age before the touch
+
+  `GA_ALWAYS_COMB begin
+    valid_d = valid_q;
+    tb_d    = tb_q;
+    size_d  = size_q;
+    loc_d   = loc_q;
+    age_d   = age_q;
+
+    do_touch  = 1'b0;
+    touch_idx = upd_idx_i;
+
+    case (upd_op_i)
+      ga_pkg::MLB_TOUCH: begin
+        do_touch = 1'b1;
+      end
+      ga_pkg::MLB_FILL: begin
+        touch_idx = fill_idx_o;
+        do_touch  = 1'b1;
+        for (int i = 0; i < Entries; i++) begin
+          if (victim_oh[i]) begin
+            valid_d[i]          = 1'b1;
+            tb_d[i*64 +: 64]    = upd_tb_i;
+            size_d[i*64 +: 64]  = upd_size_i;
+            loc_d[i*64 +: 64]   = upd_loc_i;
+          end
+        end
+      end
+      ga_pkg::MLB_INVAL: begin
+        valid_d = valid_q & ~upd_match;
+      end
+      ga_pkg::MLB_FLUSH: begin
+        valid_d = '0;
+        for (int i = 0; i < Entries; i++) begin
+          age_d[i*IdxW +: IdxW] = IdxW'(i);
+        end
+      end
+      default: begin
+        // MLB_NONE: nothing changes
+      end
+    endcase
+
+    // Touch (spec §6.2): entries younger than the touched one age by one; it becomes age 0.
+    touch_age = '0;
+    for (int i = 0; i < Entries; i++) begin
+      if (touch_idx == IdxW'(i)) begin
+        touch_age = age_q[i*IdxW +: IdxW];
+      end
+    end
+    if (do_touch) begin
+      for (int i = 0; i < Entries; i++) begin
+        if (touch_idx == IdxW'(i)) begin
+          age_d[i*IdxW +: IdxW] = '0;
+        end else if (age_q[i*IdxW +: IdxW] < touch_age) begin
+          age_d[i*IdxW +: IdxW] = age_q[i*IdxW +: IdxW] + 1'b1;
+        end
+      end
+    end
+  end
+
+  // Reset (spec §6.1): every entry invalid, age_i = i. Entry contents reset to 0 as well, so no
+  // register ever holds X.
+  logic [Entries*IdxW-1:0] age_reset;
+  for (genvar i = 0; i < Entries; i++) begin : gen_age_reset
+    assign age_reset[i*IdxW +: IdxW] = IdxW'(i);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      valid_q <= '0;
+      tb_q    <= '0;
+      size_q  <= '0;
+      loc_q   <= '0;
+      age_q   <= age_reset;
+    end else begin
+      valid_q <= valid_d;
+      tb_q    <= tb_d;
+      size_q  <= size_d;
+      loc_q   <= loc_d;
+      age_q   <= age_d;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Assertions (simulation; Verilator --assert, Icarus). Yosys defines SYNTHESIS and skips them.
+  // ---------------------------------------------------------------------------------------------
+`ifndef SYNTHESIS
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      // The ages are a permutation of 0..N-1 (spec §6.1).
+      for (int i = 0; i < Entries; i++) begin
+        begin : AgeInRange_A
+          assert (32'(age_q[i*IdxW +: IdxW]) < Entries)
+            else $error("AgeInRange_A: entry %0d age %0d", i, age_q[i*IdxW +: IdxW]);
+        end
+        for (int j = i + 1; j < Entries; j++) begin
+          begin : AgePermutation_A
+            assert (age_q[i*IdxW +: IdxW] != age_q[j*IdxW +: IdxW])
+              else $error("AgePermutation_A: entries %0d and %0d share age %0d", i, j,
+                          age_q[i*IdxW +: IdxW]);
+          end
+          // No location is ever held twice (spec §6.3 rule 1).
+          begin : OneEntryPerLocation_A
+            assert (!(valid_q[i] && valid_q[j] && loc_q[i*64 +: 64] == loc_q[j*64 +: 64]))
+              else $error("OneEntryPerLocation_A: entries %0d and %0d hold location %h", i, j,
+                          loc_q[i*64 +: 64]);
+          end
+        end
+      end
+      // Commands are legal; a touch names a valid entry (it follows a hit).
+      begin : UpdOpLegal_A
+        assert (upd_op_i <= ga_pkg::MLB_FLUSH)
+          else $error("UpdOpLegal_A: upd_op_i %0d", upd_op_i);
+      end
+      if (upd_op_i == ga_pkg::MLB_TOUCH) begin
+        begin : TouchValid_A
+          assert (32'(upd_idx_i) < Entries && valid_q[upd_idx_i])
+            else $error("TouchValid_A: touch of entry %0d", upd_idx_i);
+        end
+      end
+      // A range hit really matches: M1..M3 of the chosen entry (cross-check of the one-hot mux).
+      if (rng_hit_o) begin
+        begin : RangeHitMatches_A
+          assert (rng_match[rng_idx_o] && (rng_match & ((Entries'(1) << rng_idx_o) - 1'b1)) == '0)
+            else $error("RangeHitMatches_A: idx %0d", rng_idx_o);
+        end
+      end
+    end
+  end
+`endif
+
+endmodule : ga_mlb

@@ -1,0 +1,445 @@
+// Copyright GPUArmor contributors.
+//
+// ga_walker -- the Metadata Loading Unit's FSM (paper §5.2 "Metadata Loading Unit", Figure 6;
+// spec §3.3 walk, §4.2 MEMCHECK.G entry fetch).
+//
+// Two jobs, one at a time, each started by the top with a one-cycle start pulse:
+//   WK_WALK  -- LOADMETA walk for tagged pointer p of the LIST, BST or TABLE layout, exactly the read
+//               sequence of spec §3.3 (the order of checks is null, alignment, step limit, read):
+//                 LIST/BST: n <- ROOT; loop { n = 0 -> NOT_FOUND; n mod 32 -> FAULT (no read);
+//                           steps = limit -> STEP_LIMIT (no read); read 32 bytes at n, steps++;
+//                           error -> FAULT; covers va(p) -> FOUND / RANGE_ONLY;
+//                           LIST n <- next; BST n <- va(p) < ebase ? left : right }
+//                 TABLE:    oracle(va(p)); none -> NOT_FOUND; ROOT mod 16 -> FAULT (no read);
+//                           read 16 bytes at ROOT + 16 i; error -> FAULT; covers -> FOUND /
+//                           RANGE_ONLY, else NOT_FOUND
+//                 LAYOUT 3 (never accepted by the register) -> FAULT, no read (fail closed)
+//   WK_FETCH -- MEMCHECK.G entry fetch: md mod 16 -> FAULT (no read); read 16 bytes at md;
+//               error -> FAULT; else FOUND with the entry (the MLU applies the checks).
+// The result (status, location, entry) is held in DONE until the top acknowledges it (ack_i); the top
+// may start the next job in the acknowledging cycle.
+//
+// Speed: the node's response is decoded in the cycle it arrives (entry compare, child select and the
+// null / alignment / step checks of the next pointer) and the next request is valid in the very next
+// cycle: one cycle of FSM overhead per node beyond the memory latency.
+//
+//            start_*           mem_rsp_data_i            orc_rsp_*
+//               |                    |                       |
+//               v                    v                       v
+//       +-------+--------------------+-----------------------+-----+
+//       |  IDLE -> (ORC_REQ -> ORC_WAIT ->) MEM_REQ <-> MEM_WAIT   |
+//       |            \__________________________________/   |      |
+//       |                              v                     v      |
+//       |                             DONE --(ack_i)--> IDLE/start  |
+//       +------------------------------------------------------------+
+//         node_q / len_q -> mem_req_*     va(ptr_q) -> orc_req_va_o
+//
+// Parameters:
+//   TagBits  7 or 16   tag width (spec §1.1)
+//
+// Interfaces:
+//   start: start_i is a one-cycle command, legal only when idle_o, or when done_o && ack_i (checked by
+//     an assertion). Its payload is sampled in that cycle only.
+//   result: done_o stays high with a stable result until the cycle ack_i is high.
+//   memory read port (valid/ready, microarchitecture §1.3): one read outstanding; mem_req_addr_o and
+//     mem_req_len_o are registers, stable while mem_req_valid_o && !mem_req_ready_i; mem_rsp_ready_o
+//     is high exactly while a read is outstanding (state MEM_WAIT).
+//   oracle port (§1.4): orc_req_va_o is a register, stable while orc_req_valid_o && !orc_req_ready_i;
+//     the answer pulse orc_rsp_valid_i is taken in the request-transfer cycle or any later cycle.
+//   Every output depends on state only.
+
+// Icarus 11 can spin forever at one time step on chains of always_comb blocks that assign a default
+// and then override it (reproduced on a 3-block example); `always @*` is correct there. Verilator and
+// Yosys get always_comb. Every function called from these blocks takes what it reads as arguments,
+// so the two sensitivity rules agree.
+`ifndef GA_ALWAYS_COMB
+`ifdef __ICARUS__
+`define GA_ALWAYS_COMB always @*
+`else
+`define GA_ALWAYS_COMB always_comb
+`endif
+`endif
+
+module ga_walker #(
+  parameter int TagBits = 7
+) (
+  input  logic                          clk_i,
+  input  logic                          rst_ni,
+
+  // Job start (from ga_mlu)
+  input  logic                          start_i,
+  input  logic                          start_kind_i,      // ga_pkg::WK_WALK / WK_FETCH
+  input  logic [63:0]                   start_ptr_i,       // WALK: tagged pointer p; FETCH: md
+  input  logic [ga_pkg::LayoutW-1:0]    start_layout_i,    // WALK only
+  input  logic [63:0]                   start_root_i,      // WALK only
+  input  logic [ga_pkg::StepW-1:0]      start_limit_i,     // WALK only, >= 1
+
+  // Result (to ga_mlu)
+  output logic                          idle_o,
+  output logic                          done_o,
+  input  logic                          ack_i,
+  output logic [ga_pkg::WalkStW-1:0]    status_o,
+  output logic [63:0]                   loc_o,             // FOUND / RANGE_ONLY: node location
+  output logic [63:0]                   tb_o,              // FOUND / RANGE_ONLY: entry read
+  output logic [63:0]                   size_o,
+  output logic [ga_pkg::StepW-1:0]      steps_o,           // reads issued
+
+  // Metadata memory read port
+  output logic                          mem_req_valid_o,
+  input  logic                          mem_req_ready_i,
+  output logic [63:0]                   mem_req_addr_o,
+  output logic                          mem_req_len_o,
+  input  logic                          mem_rsp_valid_i,
+  output logic                          mem_rsp_ready_o,
+  input  logic [ga_pkg::MemDataW-1:0]   mem_rsp_data_i,
+  input  logic                          mem_rsp_err_i,
+
+  // Table oracle port
+  output logic                          orc_req_valid_o,
+  input  logic                          orc_req_ready_i,
+  output logic [63:0]                   orc_req_va_o,
+  input  logic                          orc_rsp_valid_i,
+  input  logic                          orc_rsp_found_i,
+  input  logic [63:0]                   orc_rsp_idx_i
+);
+
+  localparam int V = 64 - TagBits;
+  // F = 2^T - 1, written as a replication: Yosys 0.23 elaborates a '1 localparam initialiser as
+  // the one-bit value 1 (F was 0x01 in every Yosys netlist; found by the formal proof of ga_check).
+  localparam logic [TagBits-1:0] TagFreed = {TagBits{1'b1}};
+
+  localparam bit ParamsBad = (TagBits != 7 && TagBits != 16);
+`ifdef __ICARUS__
+  initial begin
+    if (ParamsBad) $fatal(1, "ga_walker: TagBits must be 7 or 16");
+  end
+`else
+  if (ParamsBad) begin : gen_bad_params
+    $error("ga_walker: TagBits must be 7 or 16");
+  end
+`endif
+
+  // FSM states
+  typedef enum logic [2:0] {
+    W_IDLE     = 3'd0,  // no job
+    W_ORC_REQ  = 3'd1,  // TABLE: oracle request valid, waiting for orc_req_ready_i
+    W_ORC_WAIT = 3'd2,  // TABLE: oracle request sent, waiting for the answer pulse
+    W_MEM_REQ  = 3'd3,  // read request valid (node_q, len_q), waiting for mem_req_ready_i
+    W_MEM_WAIT = 3'd4,  // one read outstanding, waiting for its response
+    W_DONE     = 3'd5   // result held until ack_i
+  } w_state_e;
+
+  w_state_e                     state_q, state_d;
+  logic                         kind_q, kind_d;
+  logic [ga_pkg::LayoutW-1:0]   layout_q, layout_d;
+  logic [63:0]                  ptr_q, ptr_d;        // p (WALK) or md (FETCH)
+  logic [63:0]                  root_q, root_d;      // TABLE base, needed after the oracle answers
+  logic [ga_pkg::StepW-1:0]     limit_q, limit_d;
+  logic [63:0]                  node_q, node_d;      // address of the read to issue / outstanding
+  logic                         len_q, len_d;
+  logic [ga_pkg::StepW-1:0]     steps_q, steps_d;
+  // Not a state machine: a result code. The attribute keeps Yosys 0.23's fsm pass off it (with
+  // synth -flatten that pass hits an internal assertion on this register).
+  (* fsm_encoding = "none" *)
+  logic [ga_pkg::WalkStW-1:0]   status_q;
+  logic [ga_pkg::WalkStW-1:0]   status_d;
+  logic [63:0]                  loc_q, loc_d;
+  logic [63:0]                  tb_q, tb_d;
+  logic [63:0]                  size_q, size_d;
+
+  // ---------------------------------------------------------------------------------------------
+  // Decode of the node that is arriving (valid in W_MEM_WAIT when mem_rsp_valid_i)
+  // ---------------------------------------------------------------------------------------------
+  logic [63:0]        rsp_tb, rsp_size, rsp_p0, rsp_p1;
+  logic [63:0]        p_va, rsp_ebase, rsp_off, next_n;
+  logic [TagBits-1:0] p_tag;
+  logic               rsp_covers, rsp_matches;
+
+  assign rsp_tb    = mem_rsp_data_i[ga_pkg::NodeTbLsb   +: 64];
+  assign rsp_size  = mem_rsp_data_i[ga_pkg::NodeSizeLsb +: 64];
+  assign rsp_p0    = mem_rsp_data_i[ga_pkg::NodeP0Lsb   +: 64];   // LIST next / BST left
+  assign rsp_p1    = mem_rsp_data_i[ga_pkg::NodeP1Lsb   +: 64];   // BST right
+  assign p_tag     = ptr_q[63:V];
+  assign p_va      = {{TagBits{1'b0}}, ptr_q[V-1:0]};
+  assign rsp_ebase = {{TagBits{1'b0}}, rsp_tb[V-1:0]};
+  assign rsp_off   = p_va - rsp_ebase;
+  assign rsp_covers  = (p_va >= rsp_ebase) && (rsp_off < rsp_size);                 // M3
+  assign rsp_matches = rsp_covers && (p_tag != '0) && (p_tag != TagFreed)            // M1
+                       && (p_tag == rsp_tb[63:V]);                                   // M2
+  // Spec §3.3 step 6: LIST follows next; BST goes left when va < ebase, else right.
+  assign next_n = (layout_q == ga_pkg::LAYOUT_BST && !(p_va < rsp_ebase)) ? rsp_p1 : rsp_p0;
+
+  // ---------------------------------------------------------------------------------------------
+  // Next state
+  // ---------------------------------------------------------------------------------------------
+  // The checks that precede every LIST/BST read (spec §3.3 steps 1-3), applied to pointer n with
+  // the read count so far: {1, status} ends the walk, {0, -} requests the read.
+  function automatic logic [ga_pkg::WalkStW:0] pre_check(input logic [63:0] n,
+                                                         input logic [ga_pkg::StepW-1:0] steps,
+                                                         input logic [ga_pkg::StepW-1:0] limit);
+    if (n == 64'd0) begin
+      pre_check = {1'b1, ga_pkg::WALK_NOT_FOUND};     // 1. null pointer
+    end else if (n[4:0] != 5'd0) begin
+      pre_check = {1'b1, ga_pkg::WALK_FAULT};         // 2. misaligned node, no read
+    end else if (steps == limit) begin
+      pre_check = {1'b1, ga_pkg::WALK_STEP_LIMIT};    // 3. step limit, no read
+    end else begin
+      pre_check = {1'b0, ga_pkg::WALK_FOUND};         // read it (status unused)
+    end
+  endfunction
+
+  logic [ga_pkg::WalkStW:0] pre_root, pre_next;
+  assign pre_root = pre_check(start_root_i, '0, start_limit_i);
+  assign pre_next = pre_check(next_n, steps_q, limit_q);
+
+  `GA_ALWAYS_COMB begin
+    state_d  = state_q;
+    kind_d   = kind_q;
+    layout_d = layout_q;
+    ptr_d    = ptr_q;
+    root_d   = root_q;
+    limit_d  = limit_q;
+    node_d   = node_q;
+    len_d    = len_q;
+    steps_d  = steps_q;
+    status_d = status_q;
+    loc_d    = loc_q;
+    tb_d     = tb_q;
+    size_d   = size_q;
+
+    case (state_q)
+      W_IDLE, W_DONE: begin
+        // DONE holds its result until acknowledged; IDLE waits. A start is taken in IDLE, or in
+        // DONE together with the acknowledgement.
+        if (state_q == W_DONE && ack_i) begin
+          state_d = W_IDLE;
+        end
+        if (start_i) begin
+          kind_d   = start_kind_i;
+          layout_d = start_layout_i;
+          ptr_d    = start_ptr_i;
+          root_d   = start_root_i;
+          limit_d  = start_limit_i;
+          steps_d  = '0;
+          status_d = ga_pkg::WALK_NOT_FOUND;
+          loc_d    = '0;
+          tb_d     = '0;
+          size_d   = '0;
+          if (start_kind_i == ga_pkg::WK_FETCH) begin
+            // spec §4.2 step 1: a misaligned md fails without a read
+            node_d = start_ptr_i;
+            len_d  = ga_pkg::MEM_LEN_16;
+            if (start_ptr_i[3:0] != 4'd0) begin
+              state_d  = W_DONE;
+              status_d = ga_pkg::WALK_FAULT;
+            end else begin
+              state_d = W_MEM_REQ;
+            end
+          end else if (start_layout_i == ga_pkg::LAYOUT_TABLE) begin
+            state_d = W_ORC_REQ;
+          end else if (start_layout_i == ga_pkg::LAYOUT_LIST ||
+                       start_layout_i == ga_pkg::LAYOUT_BST) begin
+            node_d    = start_root_i;
+            len_d     = ga_pkg::MEM_LEN_32;
+            if (pre_root[ga_pkg::WalkStW]) begin
+              state_d  = W_DONE;
+              status_d = pre_root[ga_pkg::WalkStW-1:0];
+            end else begin
+              state_d = W_MEM_REQ;
+            end
+          end else begin
+            state_d  = W_DONE;                         // illegal layout: fail closed, no read
+            status_d = ga_pkg::WALK_FAULT;
+          end
+        end
+      end
+
+      W_ORC_REQ, W_ORC_WAIT: begin
+        if (state_q == W_ORC_REQ && orc_req_ready_i) begin
+          state_d = W_ORC_WAIT;
+        end
+        if ((state_q == W_ORC_REQ && orc_req_ready_i) || state_q == W_ORC_WAIT) begin
+          if (orc_rsp_valid_i) begin
+            node_d = root_q + (orc_rsp_idx_i << 4);   // ROOT + 16 i, modulo 2^64
+            len_d  = ga_pkg::MEM_LEN_16;
+            if (!orc_rsp_found_i) begin
+              state_d  = W_DONE;
+              status_d = ga_pkg::WALK_NOT_FOUND;
+            end else if (root_q[3:0] != 4'd0) begin
+              state_d  = W_DONE;
+              status_d = ga_pkg::WALK_FAULT;
+            end else begin
+              state_d = W_MEM_REQ;
+            end
+          end
+        end
+      end
+
+      W_MEM_REQ: begin
+        if (mem_req_ready_i) begin
+          state_d = W_MEM_WAIT;
+          steps_d = steps_q + 1'b1;
+        end
+      end
+
+      W_MEM_WAIT: begin
+        if (mem_rsp_valid_i) begin
+          if (mem_rsp_err_i) begin
+            state_d  = W_DONE;
+            status_d = ga_pkg::WALK_FAULT;
+          end else if (kind_q == ga_pkg::WK_FETCH) begin
+            state_d  = W_DONE;
+            status_d = ga_pkg::WALK_FOUND;
+            loc_d    = node_q;
+            tb_d     = rsp_tb;
+            size_d   = rsp_size;
+          end else if (rsp_covers) begin
+            state_d  = W_DONE;
+            status_d = rsp_matches ? ga_pkg::WALK_FOUND : ga_pkg::WALK_RANGE_ONLY;
+            loc_d    = node_q;
+            tb_d     = rsp_tb;
+            size_d   = rsp_size;
+          end else if (layout_q == ga_pkg::LAYOUT_TABLE) begin
+            state_d  = W_DONE;
+            status_d = ga_pkg::WALK_NOT_FOUND;
+          end else begin
+            node_d    = next_n;
+            if (pre_next[ga_pkg::WalkStW]) begin
+              state_d  = W_DONE;
+              status_d = pre_next[ga_pkg::WalkStW-1:0];
+            end else begin
+              state_d = W_MEM_REQ;
+            end
+          end
+        end
+      end
+
+      default: begin
+        state_d = W_IDLE;
+      end
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q  <= W_IDLE;
+      kind_q   <= ga_pkg::WK_WALK;
+      layout_q <= ga_pkg::LAYOUT_BST;
+      ptr_q    <= '0;
+      root_q   <= '0;
+      limit_q  <= ga_pkg::STEP_LIMIT_RESET;
+      node_q   <= '0;
+      len_q    <= ga_pkg::MEM_LEN_32;
+      steps_q  <= '0;
+      status_q <= ga_pkg::WALK_NOT_FOUND;
+      loc_q    <= '0;
+      tb_q     <= '0;
+      size_q   <= '0;
+    end else begin
+      state_q  <= state_d;
+      kind_q   <= kind_d;
+      layout_q <= layout_d;
+      ptr_q    <= ptr_d;
+      root_q   <= root_d;
+      limit_q  <= limit_d;
+      node_q   <= node_d;
+      len_q    <= len_d;
+      steps_q  <= steps_d;
+      status_q <= status_d;
+      loc_q    <= loc_d;
+      tb_q     <= tb_d;
+      size_q   <= size_d;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Outputs: state only
+  // ---------------------------------------------------------------------------------------------
+  assign idle_o          = (state_q == W_IDLE);
+  assign done_o          = (state_q == W_DONE);
+  assign status_o        = status_q;
+  assign loc_o           = loc_q;
+  assign tb_o            = tb_q;
+  assign size_o          = size_q;
+  assign steps_o         = steps_q;
+  assign mem_req_valid_o = (state_q == W_MEM_REQ);
+  assign mem_req_addr_o  = node_q;
+  assign mem_req_len_o   = len_q;
+  assign mem_rsp_ready_o = (state_q == W_MEM_WAIT);
+  assign orc_req_valid_o = (state_q == W_ORC_REQ);
+  assign orc_req_va_o    = p_va;
+
+  // ---------------------------------------------------------------------------------------------
+  // Assertions (simulation)
+  // ---------------------------------------------------------------------------------------------
+`ifndef SYNTHESIS
+  logic        mem_hold_q;     // last cycle: mem request valid and not ready
+  logic [63:0] mem_addr_q;
+  logic        mem_len_q;
+  logic        orc_hold_q;
+  logic [63:0] orc_va_q;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      mem_hold_q <= 1'b0;
+      mem_addr_q <= '0;
+      mem_len_q  <= 1'b0;
+      orc_hold_q <= 1'b0;
+      orc_va_q   <= '0;
+    end else begin
+      mem_hold_q <= mem_req_valid_o && !mem_req_ready_i;
+      mem_addr_q <= mem_req_addr_o;
+      mem_len_q  <= mem_req_len_o;
+      orc_hold_q <= orc_req_valid_o && !orc_req_ready_i;
+      orc_va_q   <= orc_req_va_o;
+    end
+  end
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      begin : StateLegal_A
+        assert (state_q <= W_DONE)
+          else $error("StateLegal_A: state %0d", state_q);
+      end
+      begin : MemReqStable_A
+        assert (!mem_hold_q || (mem_req_valid_o && mem_req_addr_o == mem_addr_q &&
+                                mem_req_len_o == mem_len_q))
+          else $error("MemReqStable_A: request changed while valid && !ready");
+      end
+      begin : OrcReqStable_A
+        assert (!orc_hold_q || (orc_req_valid_o && orc_req_va_o == orc_va_q))
+          else $error("OrcReqStable_A: oracle request changed while valid && !ready");
+      end
+      // Reads are 32-byte aligned nodes or 16-byte aligned entries (spec §2.1).
+      if (mem_req_valid_o) begin
+        begin : MemReqAligned_A
+          assert (mem_req_len_o ? (mem_req_addr_o[4:0] == 5'd0) : (mem_req_addr_o[3:0] == 4'd0))
+            else $error("MemReqAligned_A: addr %h len %0d", mem_req_addr_o, mem_req_len_o);
+        end
+      end
+      // The walk never reads more than STEP_LIMIT nodes (spec §3.3).
+      begin : StepsWithinLimit_A
+        assert (kind_q == ga_pkg::WK_FETCH || layout_q == ga_pkg::LAYOUT_TABLE ||
+                steps_q <= limit_q)
+          else $error("StepsWithinLimit_A: steps %0d limit %0d", steps_q, limit_q);
+      end
+      begin : StepLimitNonZero_A
+        assert (!start_i || start_kind_i == ga_pkg::WK_FETCH || start_limit_i != '0)
+          else $error("StepLimitNonZero_A: walk started with STEP_LIMIT 0");
+      end
+      begin : StartWhenFree_A
+        assert (!start_i || state_q == W_IDLE || (state_q == W_DONE && ack_i))
+          else $error("StartWhenFree_A: start while busy (state %0d)", state_q);
+      end
+      begin : AckWhenDone_A
+        assert (!ack_i || state_q == W_DONE)
+          else $error("AckWhenDone_A: ack without a result");
+      end
+      begin : MemRspWhenAsked_A
+        assert (!mem_rsp_valid_i || state_q == W_MEM_REQ || state_q == W_MEM_WAIT)
+          else $error("MemRspWhenAsked_A: memory response with no read outstanding");
+      end
+    end
+  end
+`endif
+
+endmodule : ga_walker

@@ -1,0 +1,19 @@
+/*
+ * ga_cli.h — the command-line front ends of the trace tools, as library functions so that tests can
+ * run them in-process (sim/gasim.c and sim/gaconv.c are one-line mains around them).
+ *
+ * Each takes its arguments as main() does and writes its report to out and its messages to errf. It
+ * writes output files only after the whole trace was read and replayed without error, through a
+ * temporary file in the same directory that is renamed at the end. Returns the process exit status:
+ * 0 success; 1 a malformed trace, a replay or I/O error; 2 a bad command line; gasim also returns N of
+ * --error-exitcode N when there was at least one detection (docs/traces.md §10).
+ */
+#ifndef GA_CLI_H
+#define GA_CLI_H
+
+#include <stdio.h>
+
+int ga_gasim_main(int argc, char **argv, FILE *out, FILE *errf);
+int ga_gaconv_main(int argc, char **argv, FILE *out, FILE *errf);
+
+#endif /* GA_CLI_H */
