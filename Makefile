@@ -60,8 +60,18 @@ deps: ## Install missing Debian packages (apt-get, as root or with sudo)
 run: deps model $(BUILD)/rel/sim/garun ## Replay the built-in default workload and print a report
 	$(BUILD)/rel/sim/garun
 
-test: deps ## Every test: model unit tests (plain and ASan/UBSan), the default workload
-	@$(MAKE) --no-print-directory test-model test-san test-run
+# What `make test` (and so CI) runs, in order: the model's unit tests plain and sanitized, the default
+# workload, a short fuzz of the trace parser, the evaluation at smoke scale, every RTL flow (Verilator
+# lint, Yosys read + synth, Icarus compile + smoke), the trace replays on every configuration, and
+# >= 10 M random requests in lockstep between the RTL and the model (mk/tb.mk).
+TEST_STEPS := test-model test-san test-run fuzz-smoke eval-smoke rtl-check cosim-traces cosim
+
+test: deps ## Every test suite (see TEST_STEPS); about 20 minutes on 2 cores
+	@for t in $(TEST_STEPS); do \
+	  echo "=== make $$t"; start=$$(date +%s); \
+	  $(MAKE) --no-print-directory $$t || { echo "make test: FAILED in $$t"; exit 1; }; \
+	  echo "=== make $$t: passed in $$(( $$(date +%s) - start )) s"; \
+	done
 	@echo "make test: all suites passed"
 
 bench: deps $(BUILD)/rel/sim/gabench ## Model throughput and walk cost per layout

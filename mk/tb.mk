@@ -1,0 +1,159 @@
+# mk/tb.mk — Verilator co-simulation of rtl/ against the C golden model (included by the top Makefile).
+#
+# Every configuration of the CI matrix {TagBits 7,16} x {MlbEntries 8,16} x {Lanes 1,32} is one
+# Verilated model class (named with --prefix) and one harness binary:
+#   build/verilator/<cfg>[-fst|-cov]/   Verilator output (plain, FST-traced, coverage)
+#   build/cosim/<cfg>[-fst|-cov|-san]/ga_cosim
+# <cfg> is t<TagBits>_m<MlbEntries>_l<Lanes>, e.g. t7_m8_l1. The harness (tb/cosim/*.c) is C11
+# compiled by gcc; the thin extern "C" shim (tb/shim/ga_mlu_shim.cpp) is the only C++ and is compiled
+# once per configuration. Layout of the harness and the lockstep scheme: docs/microarchitecture.md,
+# section "Co-simulation", and tb/README.md.
+
+TB_CFGS      := t7_m8_l1 t7_m8_l32 t7_m16_l1 t7_m16_l32 t16_m8_l1 t16_m8_l32 t16_m16_l1 t16_m16_l32
+TB_LAYOUTS   := list bst table
+TB_JOBS      ?= 2
+# make cosim: random requests per (configuration x layout) run, 24 runs: COSIM_OPS for each of the
+# 12 runs of a 1-lane configuration, COSIM_OPS_WIDE for each of the 12 runs of a 32-lane one (about
+# 10 to 40 times slower to simulate per request): 12 x 500 000 + 12 x 340 000 = 10.08 million.
+COSIM_OPS      ?= 500000
+COSIM_OPS_WIDE ?= 340000
+COSIM_SEED     ?= 1
+QUICK_OPS      ?= 20000
+QUICK_OPS_WIDE ?= 2500
+COV_OPS      ?= 30000
+COV_OPS_WIDE ?= 3000
+CFG          ?= t7_m8_l32
+SEED         ?= 1
+LAYOUT       ?= bst
+OPS          ?= 20000
+WINDOW       ?=
+
+VERILATOR    ?= verilator
+TB_VL_ROOT      := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
+TB_VL_INC       := $(TB_VL_ROOT)/include
+CXX          ?= g++
+# Lint: -Wall and warnings are errors (Verilator's default); --assert keeps the RTL's assertions live.
+TB_VL_FLAGS     := --cc -Wall --assert --top-module ga_mlu -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache
+# TB_RTL: the RTL directory (the mutation demo points it at a mutated copy).
+TB_RTL       ?= rtl
+TB_RTL_SRC      := $(abspath $(TB_RTL)/ga_pkg.sv $(filter-out $(TB_RTL)/ga_pkg.sv,$(sort $(wildcard $(TB_RTL)/*.sv))))
+TB_RTL_VLT      := $(abspath $(wildcard $(TB_RTL)/*.vlt))
+TB_C_SRC     := $(sort $(wildcard tb/cosim/*.c))
+TB_H         := $(wildcard tb/cosim/*.h tb/shim/*.h cmodel/*.h)
+TB_CFLAGS    := $(CSTD) $(WARN) -Icmodel -Itb/cosim -Itb/shim
+TB_CXXFLAGS  := -O2 -g -Wall -Wextra -Werror -Itb/shim -isystem $(TB_VL_INC) -isystem $(TB_VL_INC)/vltstd -faligned-new
+
+tb_tag   = $(patsubst t%,%,$(word 1,$(subst _, ,$(1))))
+tb_mlb   = $(patsubst m%,%,$(word 2,$(subst _, ,$(1))))
+tb_lanes = $(patsubst l%,%,$(word 3,$(subst _, ,$(1))))
+tb_class = Vga_mlu_$(subst -,_,$(1))
+
+# ---------------------------------------------------------------------------------------------------
+# Harness objects: optimised (rel) and sanitized (san), linked with the model library of that build.
+$(BUILD)/tb/rel/%.o: tb/cosim/%.c $(TB_H) | $(BUILD)/tb/rel
+	$(CC) $(TB_CFLAGS) -O2 -g -c $< -o $@
+$(BUILD)/tb/san/%.o: tb/cosim/%.c $(TB_H) | $(BUILD)/tb/san
+	$(CC) $(TB_CFLAGS) -O1 -g $(SAN) -c $< -o $@
+$(BUILD)/tb/rel $(BUILD)/tb/san:
+	mkdir -p $@
+TB_OBJ_REL := $(patsubst tb/cosim/%.c,$(BUILD)/tb/rel/%.o,$(TB_C_SRC))
+TB_OBJ_SAN := $(patsubst tb/cosim/%.c,$(BUILD)/tb/san/%.o,$(TB_C_SRC))
+
+# ---------------------------------------------------------------------------------------------------
+# One Verilated model + shim + binary per (configuration, variant).
+#   $(1) cfg, $(2) variant suffix ("", -fst, -cov, -san), $(3) extra Verilator flags,
+#   $(4) VM_* defines and shim defines, $(5) runtime objects, $(6) harness objects + model lib,
+#   $(7) extra link flags
+define tb_model
+$(BUILD)/verilator/$(1)$(2)/$(call tb_class,$(1)$(2))__ALL.a: $(TB_RTL_SRC) $(TB_RTL_VLT) mk/tb.mk
+	@mkdir -p $$(@D)
+	$(VERILATOR) $(TB_VL_FLAGS) $(3) --prefix $(call tb_class,$(1)$(2)) \
+	  -GTagBits=$(call tb_tag,$(1)) -GMlbEntries=$(call tb_mlb,$(1)) -GLanes=$(call tb_lanes,$(1)) \
+	  -Mdir $(abspath $(BUILD)/verilator/$(1)$(2)) --build $(TB_RTL_VLT) $(TB_RTL_SRC) >$(BUILD)/verilator/$(1)$(2)/build.log 2>&1 \
+	  || { cat $(BUILD)/verilator/$(1)$(2)/build.log; exit 1; }
+	$(MAKE) --no-print-directory -s -C $(BUILD)/verilator/$(1)$(2) -f $(call tb_class,$(1)$(2)).mk \
+	  OPT_FAST=-O3 OBJCACHE=ccache $(5) >>$(BUILD)/verilator/$(1)$(2)/build.log 2>&1 \
+	  || { cat $(BUILD)/verilator/$(1)$(2)/build.log; exit 1; }
+	@grep -n '%Warning\|%Error' $(BUILD)/verilator/$(1)$(2)/build.log && exit 1 || true
+
+$(BUILD)/cosim/$(1)$(2)/shim.o: tb/shim/ga_mlu_shim.cpp tb/shim/tb_dut.h $(BUILD)/verilator/$(1)$(2)/$(call tb_class,$(1)$(2))__ALL.a
+	@mkdir -p $$(@D)
+	$(CXX) $(TB_CXXFLAGS) $(4) -I$(BUILD)/verilator/$(1)$(2) -DTB_VTOP=$(call tb_class,$(1)$(2)) \
+	  '-DTB_VTOP_H="$(call tb_class,$(1)$(2)).h"' -DTB_TAG_BITS=$(call tb_tag,$(1)) \
+	  -DTB_MLB_ENTRIES=$(call tb_mlb,$(1)) -DTB_LANES=$(call tb_lanes,$(1)) -DTB_ID_BITS=4 \
+	  '-DTB_CFG_NAME="$(1)$(2)"' -c $$< -o $$@
+
+$(BUILD)/cosim/$(1)$(2)/ga_cosim: $(BUILD)/cosim/$(1)$(2)/shim.o $(6) $(BUILD)/verilator/$(1)$(2)/$(call tb_class,$(1)$(2))__ALL.a
+	$(CXX) -o $$@ $$^ $(addprefix $(BUILD)/verilator/$(1)$(2)/,$(5)) $(7) -pthread -lz
+endef
+
+TB_VL_RT_PLAIN := verilated.o verilated_threads.o
+TB_VL_RT_FST   := verilated.o verilated_threads.o verilated_fst_c.o
+TB_VL_RT_COV   := verilated.o verilated_threads.o verilated_cov.o
+TB_VM_PLAIN    := -DVM_COVERAGE=0 -DVM_TRACE=0 -DVM_TRACE_FST=0
+TB_VM_FST      := -DVM_COVERAGE=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DTB_TRACE
+TB_VM_COV      := -DVM_COVERAGE=1 -DVM_TRACE=0 -DVM_TRACE_FST=0 -DTB_COVERAGE
+
+$(foreach c,$(TB_CFGS),$(eval $(call tb_model,$(c),,,$(TB_VM_PLAIN),$(TB_VL_RT_PLAIN),$(TB_OBJ_REL) $(BUILD)/rel/libgamodel.a,)))
+$(foreach c,$(TB_CFGS),$(eval $(call tb_model,$(c),-fst,--trace-fst,$(TB_VM_FST),$(TB_VL_RT_FST),$(TB_OBJ_REL) $(BUILD)/rel/libgamodel.a,)))
+$(foreach c,$(TB_CFGS),$(eval $(call tb_model,$(c),-cov,--coverage,$(TB_VM_COV),$(TB_VL_RT_COV),$(TB_OBJ_REL) $(BUILD)/rel/libgamodel.a,)))
+$(foreach c,$(TB_CFGS),$(eval $(call tb_model,$(c),-san,,$(TB_VM_PLAIN),$(TB_VL_RT_PLAIN),$(TB_OBJ_SAN) $(BUILD)/san/libgamodel.a,$(SAN))))
+
+TB_BINS     := $(foreach c,$(TB_CFGS),$(BUILD)/cosim/$(c)/ga_cosim)
+TB_BINS_COV := $(foreach c,$(TB_CFGS),$(BUILD)/cosim/$(c)-cov/ga_cosim)
+
+# ---------------------------------------------------------------------------------------------------
+##@ RTL co-simulation (Verilator, lockstep with the C model)
+.PHONY: verilate cosim cosim-quick test-rtl cosim-traces cosim-san cosim-wave cosim-mutant wave coverage tb-deps
+
+tb-deps:
+	@command -v $(VERILATOR) >/dev/null || { echo "verilator not found: run 'make deps'"; exit 1; }
+
+verilate: tb-deps ## Verilate and build every configuration (8 models, in parallel: TB_JOBS=2)
+	@$(MAKE) --no-print-directory -j$(TB_JOBS) $(TB_BINS)
+	@echo "verilate: built $(words $(TB_BINS)) configurations: $(TB_CFGS)"
+
+cosim: verilate ## >= 10 M random requests in lockstep: 8 configs x 3 layouts (5-12 min on 2 cores)
+	@bash tb/scripts/cosim.sh --jobs $(TB_JOBS) --ops $(COSIM_OPS) --ops-wide $(COSIM_OPS_WIDE) \
+	  --seed $(COSIM_SEED) --build $(BUILD) --out $(BUILD)/cosim/full $(TB_CFGS)
+
+cosim-quick: verilate ## About a minute of lockstep random requests over all 24 combinations
+	@bash tb/scripts/cosim.sh --jobs $(TB_JOBS) --ops $(QUICK_OPS) --ops-wide $(QUICK_OPS_WIDE) \
+	  --seed $(COSIM_SEED) --build $(BUILD) --out $(BUILD)/cosim/quick $(TB_CFGS)
+
+cosim-traces: verilate ## Replay tb/traces/*.trace on every configuration, and the malformed-trace checks
+	@bash tb/scripts/traces.sh $(BUILD) $(TB_CFGS)
+
+test-rtl: ## What `make test` runs for the RTL: build, traces, quick lockstep run
+	@$(MAKE) --no-print-directory cosim-traces
+	@$(MAKE) --no-print-directory cosim-quick
+	@echo "test-rtl: all passed"
+
+SAN_CFGS ?= t7_m8_l1 t16_m16_l32
+cosim-san: tb-deps $(foreach c,$(SAN_CFGS),$(BUILD)/cosim/$(c)-san/ga_cosim) ## Quick runs with the harness under ASan+UBSan
+	@for c in $(SAN_CFGS); do for l in $(TB_LAYOUTS); do \
+	  n=3000; case $$c in *_l1) ;; *) n=400;; esac; \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  $(BUILD)/cosim/$$c-san/ga_cosim --seed $(SEED) --layout $$l --ops $$n --quiet --no-assert || exit 1; \
+	  for t in tb/traces/*.trace; do \
+	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	    $(BUILD)/cosim/$$c-san/ga_cosim --trace $$t --layout $$l --quiet --no-assert >/dev/null 2>&1; \
+	    rc=$$?; [ $$rc -le 2 ] || { echo "cosim-san: $$c $$t crashed ($$rc)"; exit 1; }; done; \
+	done; done
+	@echo "cosim-san: $(SAN_CFGS): harness clean under ASan/UBSan (RTL assertions off: they are checked by cosim)"
+
+cosim-wave: tb-deps $(BUILD)/cosim/$(CFG)-fst/ga_cosim ## Re-run CFG/SEED/LAYOUT/OPS traced (WINDOW=a:b) -> build/cosim/last.fst
+	@mkdir -p $(BUILD)/cosim
+	$(BUILD)/cosim/$(CFG)-fst/ga_cosim --seed $(SEED) --layout $(LAYOUT) --ops $(OPS) \
+	  --fst $(BUILD)/cosim/last.fst $(if $(WINDOW),--fst-window $(WINDOW)) || true
+	@echo "waveform: $(BUILD)/cosim/last.fst (make wave)"
+
+cosim-mutant: tb-deps $(BUILD)/rel/libgamodel.a $(TB_OBJ_REL) ## Mutate a copy of rtl/ and show that the cosim catches it
+	@bash tb/scripts/mutate.sh $(BUILD)
+
+wave: ## Open GTKWave on the last waveform with tb/waves/ga_mlu.gtkw (headless: prints the command)
+	@bash tb/scripts/wave.sh $(BUILD)
+
+coverage: tb-deps ## Line/branch/toggle coverage of rtl/ from a short run of every config (build/coverage/)
+	@$(MAKE) --no-print-directory -j$(TB_JOBS) $(TB_BINS_COV)
+	@bash tb/scripts/coverage.sh --build $(BUILD) --ops $(COV_OPS) --ops-wide $(COV_OPS_WIDE) --jobs $(TB_JOBS) $(TB_CFGS)
