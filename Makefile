@@ -57,14 +57,16 @@ help: ## List every target
 deps: ## Install missing Debian packages (apt-get, as root or with sudo)
 	@bash scripts/deps.sh
 
-run: deps model $(BUILD)/rel/sim/garun ## Replay the built-in default workload and print a report
+run: deps model $(BUILD)/rel/sim/garun ## Replay the default workload (report), then co-simulate it through the RTL
 	$(BUILD)/rel/sim/garun
+	@$(MAKE) --no-print-directory run-rtl
 
 # What `make test` (and so CI) runs, in order: the model's unit tests plain and sanitized, the default
 # workload, a short fuzz of the trace parser, the evaluation at smoke scale, every RTL flow (Verilator
-# lint, Yosys read + synth, Icarus compile + smoke), the trace replays on every configuration, and
-# >= 10 M random requests in lockstep between the RTL and the model (mk/tb.mk).
-TEST_STEPS := test-model test-san test-run fuzz-smoke eval-smoke rtl-check cosim-traces cosim
+# lint, Yosys read + synth, Icarus compile + smoke), the trace replays on every configuration, the
+# default workload and a trace replayed through the RTL lockstep backend, and >= 10 M random requests
+# in lockstep between the RTL and the model (mk/tb.mk).
+TEST_STEPS := test-model test-san test-run fuzz-smoke eval-smoke rtl-check cosim-traces test-rtl-replay cosim
 
 test: deps ## Every test suite (see TEST_STEPS); about 20 minutes on 2 cores
 	@for t in $(TEST_STEPS); do \

@@ -6,7 +6,8 @@
 #   build/<rel|san>/eval/gaeval   the evaluation driver
 #   build/<rel|san>/eval/gawl     workload listing and gatrace writer (links libgatrace.a, -lz)
 
-EVAL_SRC    := sim/workloads/ga_workloads.c sim/eval/ga_backend.c sim/eval/ga_perf.c sim/eval/ga_campaign.c
+EVAL_SRC    := sim/workloads/ga_workloads.c sim/eval/ga_backend.c sim/eval/ga_backend_rtl_stub.c sim/eval/ga_perf.c \
+               sim/eval/ga_campaign.c
 EVAL_H      := $(wildcard sim/workloads/*.h sim/eval/*.h cmodel/*.h)
 EVAL_INC    := -Isim/workloads -Isim/eval
 EVAL_TESTS  := test_workloads test_campaign

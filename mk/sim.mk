@@ -8,7 +8,7 @@
 
 GATRACE_SRC   := $(sort $(wildcard sim/trace/*.c))
 GATRACE_H     := $(wildcard sim/trace/*.h cmodel/*.h)
-GATRACE_TOOLS := gasim gaconv
+GATRACE_TOOLS := gasim gaconv garun
 GATRACE_LIBS  := -lz -lm
 
 define gatrace_build

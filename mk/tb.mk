@@ -157,3 +157,48 @@ wave: ## Open GTKWave on the last waveform with tb/waves/ga_mlu.gtkw (headless: 
 coverage: tb-deps ## Line/branch/toggle coverage of rtl/ from a short run of every config (build/coverage/)
 	@$(MAKE) --no-print-directory -j$(TB_JOBS) $(TB_BINS_COV)
 	@bash tb/scripts/coverage.sh --build $(BUILD) --ops $(COV_OPS) --ops-wide $(COV_OPS_WIDE) --jobs $(TB_JOBS) $(TB_CFGS)
+
+# ---------------------------------------------------------------------------------------------------
+# The RTL lockstep backend of the trace replay and of the evaluation (tb/replay/tb_backend.c): gasim
+# and gaeval linked with one Verilated configuration (RTL_CFG, 32 lanes so any warp fits) as
+#   build/cosim/<cfg>/gasim-rtl    (gasim --rtl --trace X: every MLU op also runs on the RTL, checked)
+#   build/cosim/<cfg>/gaeval-rtl   (gaeval table4 --backend rtl: Table 4's GPUArmor rows on the RTL)
+# The backend object comes before libgatrace.a / libgaeval.a, so it replaces their placeholders.
+RTL_CFG      ?= t7_m8_l32
+RTL_TRIALS   ?= 2000
+RTL_LAYOUTS  ?= list bst table
+TB_BE_OBJ    := $(BUILD)/tb/rel/replay/tb_backend.o
+TB_BE_DEPS   := $(BUILD)/tb/rel/tb_chk.o $(BUILD)/tb/rel/tb_memsys.o
+
+$(TB_BE_OBJ): tb/replay/tb_backend.c $(TB_H) $(wildcard sim/trace/*.h sim/eval/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(TB_CFLAGS) -Isim/trace -Isim/eval -O2 -g -c $< -o $@
+
+define tb_rtl_tools
+$(BUILD)/cosim/$(1)/gasim-rtl: $(BUILD)/rel/sim/gasim.o $(TB_BE_OBJ) $(TB_BE_DEPS) $(BUILD)/cosim/$(1)/shim.o \
+    $(BUILD)/rel/libgatrace.a $(BUILD)/rel/libgamodel.a $(BUILD)/verilator/$(1)/$(call tb_class,$(1))__ALL.a
+	$(CXX) -O2 -flto -o $$@ $$^ $(addprefix $(BUILD)/verilator/$(1)/,$(TB_VL_RT_PLAIN)) -pthread -lz -lm
+$(BUILD)/cosim/$(1)/gaeval-rtl: $(BUILD)/rel/eval/gaeval.o $(TB_BE_OBJ) $(TB_BE_DEPS) $(BUILD)/cosim/$(1)/shim.o \
+    $(BUILD)/rel/libgaeval.a $(BUILD)/rel/libgamodel.a $(BUILD)/verilator/$(1)/$(call tb_class,$(1))__ALL.a
+	$(CXX) -O2 -flto -o $$@ $$^ $(addprefix $(BUILD)/verilator/$(1)/,$(TB_VL_RT_PLAIN)) -pthread -lm
+endef
+$(foreach c,$(TB_CFGS),$(eval $(call tb_rtl_tools,$(c))))
+
+.PHONY: gasim-rtl gaeval-rtl test-rtl-replay eval-rtl run-rtl
+run-rtl: tb-deps $(BUILD)/cosim/$(RTL_CFG)/gasim-rtl $(BUILD)/rel/sim/garun ## make run's second part: the default workload (garun --write-trace) through the RTL, 3 layouts x 2 modes
+	@echo; echo "Co-simulating the default workload through the RTL ($(RTL_CFG), Verilator) in lockstep with the model:"
+	@bash tb/scripts/rtl_replay.sh $(BUILD) $(RTL_CFG) "$(RTL_LAYOUTS)"
+
+gasim-rtl: tb-deps $(BUILD)/cosim/$(RTL_CFG)/gasim-rtl ## gasim with the RTL lockstep backend (RTL_CFG, default t7_m8_l32): gasim-rtl --rtl --trace X
+gaeval-rtl: tb-deps $(BUILD)/cosim/$(RTL_CFG)/gaeval-rtl ## gaeval with the RTL lockstep backend (RTL_CFG)
+
+test-rtl-replay: tb-deps $(BUILD)/cosim/$(RTL_CFG)/gasim-rtl $(BUILD)/rel/sim/garun ## RTL replay of basic.gatrace and a garun-written trace: 0 mismatches
+	@bash tb/scripts/rtl_replay.sh $(BUILD) $(RTL_CFG) "$(RTL_LAYOUTS)" sim/traces/basic.gatrace
+
+eval-rtl: tb-deps $(BUILD)/cosim/$(RTL_CFG)/gaeval-rtl ## Table 4's GPUArmor rows on the RTL in lockstep (RTL_TRIALS per class) -> build/eval/rtl/table4.csv
+	@mkdir -p $(BUILD)/eval/rtl
+	$(BUILD)/cosim/$(RTL_CFG)/gaeval-rtl table4 --backend rtl --trials $(RTL_TRIALS) --out $(BUILD)/eval/rtl
+	$(BUILD)/rel/eval/gaeval table4 --backend model --trials $(RTL_TRIALS) --out $(BUILD)/eval/rtl-model
+	@cmp -s $(BUILD)/eval/rtl/table4.csv $(BUILD)/eval/rtl-model/table4.csv && \
+	  echo "eval-rtl: RTL and model give the same Table 4 rows ($(BUILD)/eval/rtl/table4.csv)" || \
+	  { echo "eval-rtl: the RTL's table4.csv differs from the model's"; exit 1; }

@@ -9,6 +9,10 @@
  * access, paper §6.2) and in HWONLY mode (every global access checked, §6.2) for each of the three
  * metadata layouts (list, BST, table, §4.2).
  *
+ * --write-trace FILE also records the BST / COMPILER run as a gatrace file (docs/traces.md) for
+ * gasim, e.g. `gasim-rtl --rtl --trace FILE` co-simulates it through the RTL (make run). The report
+ * is the same with or without it.
+ *
  * Exit status: 0 when the run completed, no clean access raised an exception (no false positive) and
  * every injected error whose detection the design guarantees was detected (see `guaranteed`); 1
  * otherwise; 2 for a bad command line. Detections that are probabilistic by design (a stray pointer
@@ -17,6 +21,7 @@
  */
 #include "ga_system.h"
 #include "ga_rng.h"
+#include "trace/ga_trace.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -52,6 +57,7 @@ typedef struct {
     uint64_t seed;
     unsigned sms, mlb, tag_bits, allocs, kernels, warps, iters;
     int verbose;
+    const char *write_trace; /* --write-trace FILE, or NULL */
 } opts_t;
 
 typedef struct {
@@ -76,6 +82,7 @@ typedef struct {
     size_t nbufs, cap;
     outcome_t out;
     int printed;
+    FILE *tw; /* the trace being written (the recorded run only), else NULL */
 } run_t;
 
 static void die_err(const char *what, ga_err_t err)
@@ -94,6 +101,88 @@ static uint64_t rand_size(run_t *r)
     return sz < 256u ? 256u : sz;
 }
 
+/* ---- the trace recorder (--write-trace): allocation IDs are buffer indices ---- */
+static void tw_event(run_t *r, const ga_tev_t *ev)
+{
+    if (ga_trace_write_event(r->tw, ev) != 0) {
+        fprintf(stderr, "garun: --write-trace: cannot write a %s record\n", ga_tev_name(ev->kind));
+        exit(1);
+    }
+}
+
+/* ptr as "aV+off" relative to buffer v (with a tag override when its tag differs from v's). */
+static ga_tptr_t tw_rel(const run_t *r, size_t v, uint64_t ptr)
+{
+    unsigned tb = r->o->tag_bits;
+    ga_tptr_t t;
+    memset(&t, 0, sizeof t);
+    t.is_alloc = true;
+    t.id = v;
+    t.off = ga_va_of(ptr, tb) - ga_va_of(r->bufs[v].ptr, tb);
+    if (ga_tag_of(ptr, tb) != ga_tag_of(r->bufs[v].ptr, tb)) {
+        t.set_tag = true;
+        t.tag = (uint16_t)ga_tag_of(ptr, tb);
+    }
+    return t;
+}
+
+static ga_tptr_t tw_raw(uint64_t value)
+{
+    ga_tptr_t t;
+    memset(&t, 0, sizeof t);
+    t.off = value;
+    return t;
+}
+
+static void tw_simple(run_t *r, ga_tev_kind_t kind, size_t v, const char *name)
+{
+    if (r->tw == NULL) return;
+    ga_tev_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = kind;
+    ev.id = v;
+    if (name != NULL) snprintf(ev.name, sizeof ev.name, "%s", name);
+    tw_event(r, &ev);
+}
+
+/* A global access of warp q on sm with root pointer root and lane addresses strided by 4 from
+ * lane0 (stride) or, for one lane, the pointer lane0. */
+static void tw_ld(run_t *r, unsigned sm, const ga_warp_req_t *q, ga_tptr_t root, ga_tptr_t lane0)
+{
+    if (r->tw == NULL) return;
+    ga_tev_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = GA_TEV_LD;
+    ev.sm = (uint16_t)sm;
+    ev.warp = q->warp;
+    ev.size = q->size;
+    ev.mask = q->active;
+    ev.root_kind = GA_ROOT_PTR;
+    ev.root = root;
+    ev.strided = q->lanes > 1u;
+    ev.stride = 4;
+    ev.lane[0] = lane0;
+    tw_event(r, &ev);
+}
+
+static void tw_lds(run_t *r, unsigned sm, const ga_warp_req_t *q, uint32_t sbase, uint32_t ssize)
+{
+    if (r->tw == NULL) return;
+    ga_tev_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = GA_TEV_LDS;
+    ev.sm = (uint16_t)sm;
+    ev.warp = q->warp;
+    ev.size = q->size;
+    ev.mask = q->active;
+    ev.sbase = sbase;
+    ev.ssize = ssize;
+    ev.strided = q->lanes > 1u;
+    ev.stride = 4;
+    ev.lane[0] = tw_raw(q->addr[0]);
+    tw_event(r, &ev);
+}
+
 static void push_buf(run_t *r, uint64_t ptr, uint64_t size)
 {
     if (r->nbufs == r->cap) {
@@ -103,6 +192,14 @@ static void push_buf(run_t *r, uint64_t ptr, uint64_t size)
         r->bufs = nb;
     }
     r->bufs[r->nbufs++] = (buf_t){ptr, size, 1};
+    if (r->tw != NULL) {
+        ga_tev_t ev;
+        memset(&ev, 0, sizeof ev);
+        ev.kind = GA_TEV_ALLOC;
+        ev.id = r->nbufs - 1u;
+        ev.bytes = size;
+        tw_event(r, &ev);
+    }
 }
 
 static void alloc_one(run_t *r)
@@ -178,6 +275,7 @@ static void inject(run_t *r, int c, unsigned kernel)
         fill_req(&q, 1, 0, 0, 0);
         q.addr[0] = 48u * 1024u; /* one past a 48 KiB shared allocation */
         check_ok(ga_mlu_memcheck_s(u, &q, 0, 48u * 1024u, &rsp), "MEMCHECK.S");
+        tw_lds(r, 0, &q, 0, 48u * 1024u);
         goto score;
     }
     switch (c) {
@@ -195,7 +293,15 @@ static void inject(run_t *r, int c, unsigned kernel)
              * kernel runs (the paper's concurrent UAF, §7.2): MEMCHECK.G must see the freed tag. */
             check_ok(ga_mlu_loadmeta(u, p, &md), "LOADMETA");
         }
+        if (r->tw != NULL && mode == GA_MODE_COMPILER) { /* the kernel's LOADMETA, before the free */
+            ga_tev_t ev;
+            memset(&ev, 0, sizeof ev);
+            ev.kind = GA_TEV_LOADMETA;
+            ev.root = tw_rel(r, v, p);
+            tw_event(r, &ev);
+        }
         check_ok(ga_system_free(&r->sys, p), "free");
+        tw_simple(r, GA_TEV_FREE, v, NULL);
         r->bufs[v].live = 0;
         if (c == INJ_REALLOC_UAF) {
             /* Allocate until the freed range is reused by a new allocation (first fit reuses it at
@@ -220,6 +326,8 @@ static void inject(run_t *r, int c, unsigned kernel)
         if (c == INJ_ADJ_OOB || c == INJ_FAR_OOB) check_ok(ga_mlu_loadmeta(u, p, &md), "LOADMETA");
         if (c == INJ_WILD) check_ok(ga_mlu_loadmeta(u, addr, &md), "LOADMETA");
         check_ok(ga_mlu_memcheck_g(u, &q, md, &rsp), "MEMCHECK.G");
+        if (c == INJ_WILD) tw_ld(r, 0, &q, tw_raw(addr), tw_raw(addr));
+        else tw_ld(r, 0, &q, tw_rel(r, v, p), tw_rel(r, v, addr));
     }
 score:
     r->out.injected[c]++;
@@ -243,6 +351,11 @@ static void run_kernel(run_t *r, unsigned k)
     size_t ws[WS];
     for (int i = 0; i < WS; i++) ws[i] = pick_live(r);
     unsigned lanes = 32;
+    if (r->tw != NULL) {
+        char name[32];
+        snprintf(name, sizeof name, "k%u", k);
+        tw_simple(r, GA_TEV_KERNEL, 0, name);
+    }
     for (unsigned s = 0; s < r->sys.cfg.sms; s++) {
         ga_mlu_t *u = &r->sys.sm[s];
         for (unsigned w = 0; w < o->warps; w++) {
@@ -261,6 +374,7 @@ static void run_kernel(run_t *r, unsigned k)
                         check_ok(ga_mlu_access(u, &q, &rsp), "ACCESS");
                     else
                         check_ok(ga_mlu_memcheck_g(u, &q, md[i], &rsp), "MEMCHECK.G");
+                    tw_ld(r, s, &q, tw_rel(r, ws[i], b->ptr), tw_rel(r, ws[i], q.addr[0]));
                     clean_result(r, &rsp);
                 }
                 if (r->sys.cfg.mode == GA_MODE_COMPILER) {
@@ -268,16 +382,19 @@ static void run_kernel(run_t *r, unsigned k)
                     ga_warp_rsp_t rsp;
                     fill_req(&q, lanes, (uint16_t)w, 0, (uint64_t)it * 32u % (12u * 1024u - 32u));
                     check_ok(ga_mlu_memcheck_s(u, &q, 0, 48u * 1024u, &rsp), "MEMCHECK.S");
+                    tw_lds(r, s, &q, 0, 48u * 1024u);
                     clean_result(r, &rsp);
                 }
             }
         }
     }
     for (int c = 0; c < INJ_CLASSES; c++) inject(r, c, k);
+    tw_simple(r, GA_TEV_END, 0, NULL);
     /* Churn between kernels: free some buffers, allocate new ones (paper §6.1 wrappers). */
     for (unsigned i = 0; i < o->allocs / 16u; i++) {
         size_t v = pick_live(r);
         check_ok(ga_system_free(&r->sys, r->bufs[v].ptr), "free");
+        tw_simple(r, GA_TEV_FREE, v, NULL);
         r->bufs[v].live = 0;
         alloc_one(r);
     }
@@ -296,10 +413,22 @@ static int run_one(const opts_t *o, ga_layout_t layout, ga_mode_t mode, outcome_
     ga_err_t err = ga_system_init(&r.sys, &cfg);
     if (err != GA_OK) die_err("system", err);
     ga_rng_seed(&r.rng, o->seed ^ UINT64_C(0x5eed));
+    if (o->write_trace != NULL && layout == GA_LAYOUT_BST && mode == GA_MODE_COMPILER) {
+        r.tw = fopen(o->write_trace, "w");
+        ga_trace_header_t h = {GA_TRACE_VERSION, o->sms, false};
+        if (r.tw == NULL || ga_trace_write_header(r.tw, &h) != 0) {
+            fprintf(stderr, "garun: --write-trace: cannot write '%s': %s\n", o->write_trace, strerror(errno));
+            exit(1);
+        }
+    }
     for (unsigned i = 0; i < o->allocs; i++) alloc_one(&r);
     if (o->verbose) printf("\n  %s / %s: injected errors as reported\n", ga_layout_name(layout),
                            mode == GA_MODE_HWONLY ? "HWOnly" : "compiler");
     for (unsigned k = 0; k < o->kernels; k++) run_kernel(&r, k);
+    if (r.tw != NULL && fclose(r.tw) != 0) {
+        fprintf(stderr, "garun: --write-trace: cannot write '%s': %s\n", o->write_trace, strerror(errno));
+        exit(1);
+    }
 
     ga_mlu_stats_t st = ga_system_stats(&r.sys);
     ga_rt_stats_t rs = ga_rt_stats(r.sys.rt);
@@ -377,7 +506,8 @@ static void usage(FILE *f)
             "  --kernels N    kernels (1..100000, default 12)\n"
             "  --warps N      warps per SM per kernel (1..1024, default 8)\n"
             "  --iters N      iterations per warp (1..100000, default 16)\n"
-            "  --verbose      print exception records of the injected errors\n");
+            "  --verbose      print exception records of the injected errors\n"
+            "  --write-trace FILE  also write the BST / compiler run as a gatrace file (for gasim --rtl)\n");
 }
 
 int main(int argc, char **argv)
@@ -401,7 +531,9 @@ int main(int argc, char **argv)
             return 2;
         }
         const char *val = argv[++i];
-        if (!strcmp(a, "--seed")) {
+        if (!strcmp(a, "--write-trace")) {
+            o.write_trace = val;
+        } else if (!strcmp(a, "--seed")) {
             if (parse_u(val, a, 0, UINT64_MAX, &v)) return 2;
             o.seed = v;
         } else if (!strcmp(a, "--sms")) {

@@ -53,8 +53,8 @@ static int m_check(void *ctx, char *msg, size_t cap)
     return 0;
 }
 
-/* ga_eval_backend_open — "model": every op is the ga_mlu_* function on sys->sm[sm]; "rtl": not built
- * yet, -1 with the reason (the hook a Verilator lockstep backend fills, docs/eval.md). */
+/* ga_eval_backend_open — "model": every op is the ga_mlu_* function on sys->sm[sm]; "rtl": the
+ * Verilator lockstep backend when the program links it (gaeval-rtl), else -1 with the reason. */
 int ga_eval_backend_open(const char *kind, ga_system_t *sys, ga_eval_backend_t *b, char *msg, size_t cap)
 {
     if (cap > 0u) msg[0] = '\0';
@@ -72,13 +72,7 @@ int ga_eval_backend_open(const char *kind, ga_system_t *sys, ga_eval_backend_t *
         b->destroy = NULL;
         return 0;
     }
-    if (strcmp(kind, "rtl") == 0) {
-        /* TODO(rtl): wrap the Verilator lockstep backend of tb/ (ga_backend_rtl of
-         * sim/trace/ga_replay.h) here once it is built: same operations, plus flush. */
-        snprintf(msg, cap, "the RTL backend is not built yet: Table 4 on the RTL needs the Verilator "
-                           "lockstep backend (docs/eval.md, \"Running Table 4 on the RTL\")");
-        return -1;
-    }
+    if (strcmp(kind, "rtl") == 0) return ga_eval_backend_rtl(sys, b, msg, cap);
     snprintf(msg, cap, "unknown backend '%s' (model or rtl)", kind);
     return -1;
 }

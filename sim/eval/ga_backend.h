@@ -41,6 +41,11 @@ typedef struct {
  * the RTL"). Unknown kinds: -1. Returns 0 on success. */
 int ga_eval_backend_open(const char *kind, ga_system_t *sys, ga_eval_backend_t *b, char *msg, size_t cap);
 
+/* The RTL lockstep backend (tb/replay/tb_backend.c, linked before libgaeval.a into gaeval-rtl:
+ * mk/tb.mk). Every other program gets the placeholder of ga_backend_rtl_stub.c, which returns -1 with
+ * a message saying what to build. Returns 0 on success. */
+int ga_eval_backend_rtl(ga_system_t *sys, ga_eval_backend_t *b, char *msg, size_t cap);
+
 /* Close a backend (destroy its context). */
 void ga_eval_backend_close(ga_eval_backend_t *b);
 

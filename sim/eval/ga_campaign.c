@@ -164,6 +164,11 @@ int ga_camp_create(ga_camp_t **out, const ga_scheme_t *s, uint64_t seed, char *m
     return 0;
 }
 
+int ga_camp_check(ga_camp_t *c, char *msg, size_t cap)
+{
+    return c->be.check != NULL ? c->be.check(c->be.ctx, msg, cap) : 0;
+}
+
 void ga_camp_destroy(ga_camp_t *c)
 {
     if (c == NULL) return;

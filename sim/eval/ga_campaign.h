@@ -76,6 +76,8 @@ typedef struct ga_camp ga_camp_t; /* opaque */
  * with msg (bad scheme, backend unavailable, runtime error). */
 int ga_camp_create(ga_camp_t **out, const ga_scheme_t *s, uint64_t seed, char *msg, size_t cap);
 void ga_camp_destroy(ga_camp_t *c); /* NULL is a no-op */
+/* The backend's end-of-run check (RTL lockstep: 0 mismatches); 0, or -1 with msg. */
+int ga_camp_check(ga_camp_t *c, char *msg, size_t cap);
 
 /* One trial of class cls with a random victim, target and variant. Returns 0, or -1 with msg. */
 int ga_camp_trial(ga_camp_t *c, ga_cls_t cls, ga_trial_t *t, char *msg, size_t cap);

@@ -108,7 +108,9 @@ static const char *const k_paper_t4[GA_CLS_N][3] = {
     {"0%", "0%", "0%"},         {"100%", "0%", "100%"},     {"99.2%", "0%", "99.2%"},
 };
 
-static void run_campaigns(const opts_t *o, camp_res_t *cr)
+/* rtl_only: only the GPUArmor schemes whose tag width the linked RTL configuration has (7-bit tags);
+ * the others keep trials 0 and are left out of table4 output (gaeval table4). */
+static void run_campaigns(const opts_t *o, camp_res_t *cr, bool rtl_only)
 {
     const unsigned pop = 96; /* < 127: every buffer gets a GPUShield id (paper §3.2 Obs. 5) */
     ga_scheme_t sch[NS] = {
@@ -126,6 +128,8 @@ static void run_campaigns(const opts_t *o, camp_res_t *cr)
     for (int k = 0; k < NS; k++) {
         memset(&cr[k], 0, sizeof cr[k]);
         cr[k].s = sch[k];
+        if (rtl_only && (sch[k].kind != GA_SCHEME_GPUARMOR || sch[k].tag_bits != 7u)) continue;
+        if (rtl_only) fprintf(stderr, "gaeval: %s on the %s backend\n", sch[k].label, o->backend);
         for (int c = 0; c < GA_CLS_N; c++) {
             /* a fresh environment per class and scheme, seeded apart */
             ga_camp_t *env;
@@ -139,6 +143,7 @@ static void run_campaigns(const opts_t *o, camp_res_t *cr)
                 cr[k].land[c][t.land]++;
                 cr[k].kind[c][t.kind]++;
             }
+            if (ga_camp_check(env, msg, sizeof msg) != 0) die("%s", msg);
             ga_camp_destroy(env);
         }
     }
@@ -187,6 +192,27 @@ static void pct_cell(FILE *f, uint64_t k, uint64_t n)
     double lo, hi;
     ga_wilson(k, n, &lo, &hi);
     fprintf(f, " %.2f%% [%.2f, %.2f]", n ? 100.0 * (double)k / (double)n : 0.0, 100.0 * lo, 100.0 * hi);
+}
+
+static void write_table4(const opts_t *o, const camp_res_t *cr)
+{
+    FILE *f = open_out(o, "table4.csv");
+    fprintf(f, "scheme,class,trials,detected,rate,wilson_lo,wilson_hi,land_same,land_live,land_freed,land_gap");
+    for (int k = 1; k < GA_EXC_KINDS; k++) fprintf(f, ",kind_%s", ga_exc_name((ga_exc_kind_t)k));
+    fprintf(f, "\n");
+    for (int k = 0; k < NS; k++)
+        for (int c = 0; c < GA_CLS_N; c++) {
+            if (cr[k].n[c] == 0u) continue; /* not run (gaeval table4 on the RTL) */
+            double lo, hi;
+            ga_wilson(cr[k].det[c], cr[k].n[c], &lo, &hi);
+            fprintf(f, "%s,%s,%llu,%llu,%.6f,%.6f,%.6f", cr[k].s.label, ga_cls_id((ga_cls_t)c),
+                    (unsigned long long)cr[k].n[c], (unsigned long long)cr[k].det[c],
+                    cr[k].n[c] ? (double)cr[k].det[c] / (double)cr[k].n[c] : 0.0, lo, hi);
+            for (int d = 0; d < GA_LAND_N; d++) fprintf(f, ",%llu", (unsigned long long)cr[k].land[c][d]);
+            for (int x = 1; x < GA_EXC_KINDS; x++) fprintf(f, ",%llu", (unsigned long long)cr[k].kind[c][x]);
+            fprintf(f, "\n");
+        }
+    close_out(f);
 }
 
 static void write_all(const opts_t *o, wl_res_t *w, size_t nw, camp_res_t *cr)
@@ -345,23 +371,7 @@ static void write_all(const opts_t *o, wl_res_t *w, size_t nw, camp_res_t *cr)
     close_out(f);
     free(st);
 
-    /* table4.csv */
-    f = open_out(o, "table4.csv");
-    fprintf(f, "scheme,class,trials,detected,rate,wilson_lo,wilson_hi,land_same,land_live,land_freed,land_gap");
-    for (int k = 1; k < GA_EXC_KINDS; k++) fprintf(f, ",kind_%s", ga_exc_name((ga_exc_kind_t)k));
-    fprintf(f, "\n");
-    for (int k = 0; k < NS; k++)
-        for (int c = 0; c < GA_CLS_N; c++) {
-            double lo, hi;
-            ga_wilson(cr[k].det[c], cr[k].n[c], &lo, &hi);
-            fprintf(f, "%s,%s,%llu,%llu,%.6f,%.6f,%.6f", cr[k].s.label, ga_cls_id((ga_cls_t)c),
-                    (unsigned long long)cr[k].n[c], (unsigned long long)cr[k].det[c],
-                    cr[k].n[c] ? (double)cr[k].det[c] / (double)cr[k].n[c] : 0.0, lo, hi);
-            for (int d = 0; d < GA_LAND_N; d++) fprintf(f, ",%llu", (unsigned long long)cr[k].land[c][d]);
-            for (int x = 1; x < GA_EXC_KINDS; x++) fprintf(f, ",%llu", (unsigned long long)cr[k].kind[c][x]);
-            fprintf(f, "\n");
-        }
-    close_out(f);
+    write_table4(o, cr);
 
     /* ---------------------------------------------------------------------------------------------- */
     /* results.md                                                                                      */
@@ -544,10 +554,11 @@ static void write_all(const opts_t *o, wl_res_t *w, size_t nw, camp_res_t *cr)
                "live allocations the GPUShield-like model leaves buffers past id 127 unprotected (§3.2, "
                "Observation 5).\n\n",
             adj_n ? 100.0 * (double)adj_live / (double)adj_n : 0.0);
-    fprintf(f, "**TODO (RTL).** The GPUArmor columns above ran on the golden model. The same campaigns "
-               "run on the RTL with `gaeval run --backend rtl` once the Verilator lockstep backend is "
-               "linked (docs/eval.md, \"Running Table 4 on the RTL\"); those columns are not measured yet "
-               "and no RTL number is reported here.\n\n");
+    fprintf(f, "**RTL.** The GPUArmor columns above ran on the %s backend. The campaigns of the GPUArmor "
+               "schemes with 7-bit tags re-run on the Verilated RTL in lockstep with the model with "
+               "`build/cosim/t7_m8_l32/gaeval-rtl table4 --backend rtl --trials N` (`make eval-rtl`; "
+               "docs/eval.md, \"Running Table 4 on the RTL\"), which writes the same table4.csv rows.\n\n",
+            o->backend);
 
     /* differences */
     fprintf(f, "## 7. What differs from the paper, and why\n\n");
@@ -741,6 +752,8 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: gaeval run [--scale smoke|full|X] [--trials N] [--out DIR] [--seed N] [--sms N]\n"
                "                  [--backend model|rtl] [--l1 CYCLES]\n"
+               "       gaeval table4 [--trials N (500)] [--out DIR] [--seed N] [--backend model|rtl]\n"
+               "         only the GPUArmor rows of Table 4 with 7-bit tags -> DIR/table4.csv\n"
                "       gaeval check DIR\n"
                "  smoke: instruction scale 1e-4, 2 000 injections per class; full: 3e-3, 20 000.\n");
 }
@@ -763,7 +776,8 @@ int main(int argc, char **argv)
         }
         return check(argv[2]);
     }
-    if (argc < 2 || strcmp(argv[1], "run") != 0) {
+    bool t4 = argc >= 2 && strcmp(argv[1], "table4") == 0;
+    if (argc < 2 || (strcmp(argv[1], "run") != 0 && !t4)) {
         usage(argc >= 2 && strcmp(argv[1], "--help") == 0 ? stdout : stderr);
         return argc >= 2 && strcmp(argv[1], "--help") == 0 ? 0 : 2;
     }
@@ -804,8 +818,16 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (!trials_set) o.trials = strcmp(o.scale_name, "full") == 0 ? 20000u : 2000u;
+    if (!trials_set) o.trials = t4 ? 500u : strcmp(o.scale_name, "full") == 0 ? 20000u : 2000u;
     mkdir_p(o.out);
+    if (t4) { /* only the GPUArmor rows of Table 4 with 7-bit tags (what one RTL configuration runs) */
+        camp_res_t cr4[NS];
+        fprintf(stderr, "gaeval: Table 4 GPUArmor rows, %u injections per class, %s backend\n", o.trials, o.backend);
+        run_campaigns(&o, cr4, true);
+        write_table4(&o, cr4);
+        fprintf(stderr, "gaeval: %s/table4.csv written\n", o.out);
+        return 0;
+    }
 
     size_t nw;
     const ga_wl_spec_t *specs = ga_wl_specs(&nw);
@@ -829,7 +851,7 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "gaeval: fault-injection campaigns (%u per class and scheme)\n", o.trials);
     camp_res_t cr[NS];
-    run_campaigns(&o, cr);
+    run_campaigns(&o, cr, false);
     write_all(&o, w, nw, cr);
     for (size_t i = 0; i < nw; i++) free(w[i].sizes);
     free(w);

@@ -48,9 +48,9 @@ typedef struct {
 /* The model backend over sys (borrowed): every op is the ga_mlu_* function on sys->sm[sm]. */
 void ga_backend_model(ga_backend_t *b, ga_system_t *sys);
 
-/* The RTL lockstep backend over sys. Until the Verilator replay library is linked into the program
- * this returns -1 with err saying that it is not built (see docs/traces.md §10); an implementation
- * provides this symbol in an object linked before libgatrace.a. Returns 0 on success. */
+/* The RTL lockstep backend over sys: tb/replay/tb_backend.c, linked before libgatrace.a into
+ * build/cosim/<cfg>/gasim-rtl (mk/tb.mk). In every other program this is the placeholder of
+ * ga_rtl_stub.c: -1 with err saying that it is not built (docs/traces.md §10). Returns 0 on success. */
 int ga_backend_rtl(ga_backend_t *b, ga_system_t *sys, ga_trace_err_t *err);
 
 /* ---------------------------------------------------------------------------------------------------
