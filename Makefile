@@ -76,8 +76,9 @@ test: deps ## Every test suite (see TEST_STEPS); about 20 minutes on 2 cores
 	done
 	@echo "make test: all suites passed"
 
-bench: deps $(BUILD)/rel/sim/gabench ## Model throughput and walk cost per layout
+bench: deps $(BUILD)/rel/sim/gabench ## Model throughput and walk cost per layout, then the RTL's cycle counts (bench-rtl)
 	$(BUILD)/rel/sim/gabench
+	@$(MAKE) --no-print-directory bench-rtl
 
 model: $(BUILD)/rel/libgamodel.a ## Build the C golden model library
 

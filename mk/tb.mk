@@ -202,3 +202,25 @@ eval-rtl: tb-deps $(BUILD)/cosim/$(RTL_CFG)/gaeval-rtl ## Table 4's GPUArmor row
 	@cmp -s $(BUILD)/eval/rtl/table4.csv $(BUILD)/eval/rtl-model/table4.csv && \
 	  echo "eval-rtl: RTL and model give the same Table 4 rows ($(BUILD)/eval/rtl/table4.csv)" || \
 	  { echo "eval-rtl: the RTL's table4.csv differs from the model's"; exit 1; }
+
+# ---------------------------------------------------------------------------------------------------
+# Cycle benchmark of the RTL (tb/bench/tb_rtlbench.c): directed stimulus on one Verilated
+# configuration, latencies and throughput counted in clock edges at the ports -> build/cosim/<cfg>/ga_rtlbench.
+# Its configuration is RTL_CFG when given on the command line or in the environment, else t7_m8_l1.
+TB_BENCH_CFG := $(if $(filter command line environment,$(origin RTL_CFG)),$(RTL_CFG),t7_m8_l1)
+TB_BENCH_OBJ := $(BUILD)/tb/rel/bench/tb_rtlbench.o
+
+$(TB_BENCH_OBJ): tb/bench/tb_rtlbench.c $(TB_H)
+	@mkdir -p $(@D)
+	$(CC) $(TB_CFLAGS) -O2 -g -c $< -o $@
+
+define tb_bench_bin
+$(BUILD)/cosim/$(1)/ga_rtlbench: $(TB_BENCH_OBJ) $(BUILD)/cosim/$(1)/shim.o $(BUILD)/rel/libgamodel.a \
+    $(BUILD)/verilator/$(1)/$(call tb_class,$(1))__ALL.a
+	$(CXX) -O2 -o $$@ $$^ $(addprefix $(BUILD)/verilator/$(1)/,$(TB_VL_RT_PLAIN)) -pthread -lm
+endef
+$(foreach c,$(TB_CFGS),$(eval $(call tb_bench_bin,$(c))))
+
+.PHONY: bench-rtl
+bench-rtl: tb-deps $(BUILD)/cosim/$(TB_BENCH_CFG)/ga_rtlbench ## Cycle latencies/throughput of the RTL (RTL_CFG, default t7_m8_l1): hits, walks, fetch, hit-under-miss
+	$(BUILD)/cosim/$(TB_BENCH_CFG)/ga_rtlbench
