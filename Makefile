@@ -65,16 +65,28 @@ run: deps model $(BUILD)/rel/sim/garun ## Replay the default workload (report), 
 # workload, a short fuzz of the trace parser, the evaluation at smoke scale, every RTL flow (Verilator
 # lint, Yosys read + synth, Icarus compile + smoke), the trace replays on every configuration, the
 # default workload and a trace replayed through the RTL lockstep backend, and >= 10 M random requests
-# in lockstep between the RTL and the model (mk/tb.mk).
-TEST_STEPS := test-model test-san test-run fuzz-smoke eval-smoke rtl-check cosim-traces test-rtl-replay cosim
+# in lockstep between the RTL and the model (mk/tb.mk), then the hardware flows of test-hw.
+TEST_STEPS := test-model test-san test-run fuzz-smoke eval-smoke rtl-check cosim-traces test-rtl-replay cosim test-hw
 
-test: deps ## Every test suite (see TEST_STEPS); about 20 minutes on 2 cores
+# test-hw: the formal proofs (mk/formal.mk), the lockstep runs of ga_mlu's FPGA options (RegLookup,
+# EndForm; mk/tb.mk), the FPGA RTL's lint, the gate-level co-simulation (mk/synth.mk), the board core
+# driven by gaprobe behind a pty and the hx8k_m8 bitstream (mk/fpga.mk). Most are single-threaded, so
+# they run two at a time (-j2, output grouped per target), after the libraries they share are built.
+# Not in CI (minutes each, documented where they live): formal-full, formal-mutants, fpga-equiv,
+# synth, fpga, cosim-mutant, coverage.
+TEST_HW := formal cosim-opt fpga-lint gatesim fpga-sim fpga-quick
+
+test: deps ## Every test suite (see TEST_STEPS); about 30 minutes on 2 cores
 	@for t in $(TEST_STEPS); do \
 	  echo "=== make $$t"; start=$$(date +%s); \
 	  $(MAKE) --no-print-directory $$t || { echo "make test: FAILED in $$t"; exit 1; }; \
 	  echo "=== make $$t: passed in $$(( $$(date +%s) - start )) s"; \
 	done
 	@echo "make test: all suites passed"
+
+test-hw: ## The hardware flows of make test, two at a time: formal cosim-opt fpga-lint gatesim fpga-sim fpga-quick
+	@$(MAKE) --no-print-directory $(BUILD)/rel/libgamodel.a $(BUILD)/rel/libgatrace.a $(GAPROBE) $(GS_TB_OBJ)
+	@$(MAKE) --no-print-directory -j2 --output-sync=target $(TEST_HW)
 
 bench: deps $(BUILD)/rel/sim/gabench ## Model throughput and walk cost per layout, then the RTL's cycle counts (bench-rtl)
 	$(BUILD)/rel/sim/gabench

@@ -21,15 +21,17 @@ VLINT       := $(VERILATOR) --lint-only -Wall --assert $(RTL_WAIVER) $(RTL_SRC)
 # parameters, and ga_mlu at {TagBits 7,16} x {MlbEntries 8,16} x {Lanes 1,32} (the brief's matrix)
 # plus the corners of its legal ranges.
 RTL_LINT_CFGS := \
-  ga_mlb:TagBits=7,Entries=1 ga_mlb:TagBits=7,Entries=8 ga_mlb:TagBits=16,Entries=64 \
+  ga_mlb:TagBits=7,Entries=1 ga_mlb:TagBits=7,Entries=8 ga_mlb:TagBits=7,Entries=8,EndForm=1 ga_mlb:TagBits=16,Entries=64 \
   ga_check:TagBits=7,Lanes=1 ga_check:TagBits=16,Lanes=32 \
-  ga_walker:TagBits=7 ga_walker:TagBits=16 \
+  ga_check:TagBits=7,Lanes=1,EndForm=1 ga_check:TagBits=16,Lanes=32,EndForm=1 \
+  ga_walker:TagBits=7 ga_walker:TagBits=16 ga_walker:TagBits=7,EndForm=1 \
   $(foreach t,7 16,$(foreach e,8 16,$(foreach l,1 32,ga_mlu:TagBits=$(t),MlbEntries=$(e),Lanes=$(l)))) \
-  ga_mlu:TagBits=7,MlbEntries=1,Lanes=2,IdW=1 ga_mlu:TagBits=16,MlbEntries=64,Lanes=32,IdW=16
+  ga_mlu:TagBits=7,MlbEntries=1,Lanes=2,IdW=1 ga_mlu:TagBits=16,MlbEntries=64,Lanes=32,IdW=16 \
+  ga_mlu:TagBits=7,MlbEntries=8,Lanes=2,IdW=1,EndForm=1,HwOnly=0 ga_mlu:TagBits=16,MlbEntries=4,Lanes=1,EndForm=1 ga_mlu:TagBits=7,MlbEntries=8,Lanes=1,EndForm=1,RegLookup=1,HwOnly=0 ga_mlu:TagBits=16,MlbEntries=16,Lanes=32,RegLookup=1
 
 # Yosys generic synthesis runs: name, top, chparam arguments. ga_mlu at Lanes=32 takes minutes and is
 # kept out of rtl-check (target rtl-yosys-big).
-RTL_YOSYS_RUNS := mlb8 mlb16t16 check1 check32t16 walker7 walker16 mlu-t7e8l1 mlu-t16e16l1
+RTL_YOSYS_RUNS := mlb8 mlb16t16 check1 check32t16 check1e walker7 walker16 mlu-t7e8l1 mlu-t16e16l1
 rtl_ys_top_mlb8          := ga_mlb
 rtl_ys_par_mlb8          := -set Entries 8 -set TagBits 7
 rtl_ys_top_mlb16t16      := ga_mlb
@@ -38,6 +40,8 @@ rtl_ys_top_check1        := ga_check
 rtl_ys_par_check1        := -set Lanes 1 -set TagBits 7
 rtl_ys_top_check32t16    := ga_check
 rtl_ys_par_check32t16    := -set Lanes 32 -set TagBits 16
+rtl_ys_top_check1e        := ga_check
+rtl_ys_par_check1e        := -set Lanes 1 -set TagBits 7 -set EndForm 1
 rtl_ys_top_walker7       := ga_walker
 rtl_ys_par_walker7       := -set TagBits 7
 rtl_ys_top_walker16      := ga_walker
@@ -91,10 +95,11 @@ rtl-yosys: $(addprefix rtl-yosys-,$(RTL_YOSYS_RUNS)) ## Yosys generic synth of e
 rtl-yosys-big: rtl-yosys-mlu-t7e8l32 ## Yosys synth of ga_mlu at Lanes=32 (slow: minutes)
 
 # Icarus: every file compiles, ga_mlu elaborates at two parameter sets; then the smoke test.
-rtl-icarus: ## Icarus -g2012 compile of all RTL (two ga_mlu configurations), then icarus-smoke
+rtl-icarus: ## Icarus -g2012 compile of all RTL (three ga_mlu configurations), then icarus-smoke
 	@mkdir -p $(RTL_BUILD)
 	@for p in "-Pga_mlu.Lanes=32 -Pga_mlu.MlbEntries=16 -Pga_mlu.TagBits=16" \
-	          "-Pga_mlu.Lanes=1 -Pga_mlu.MlbEntries=8 -Pga_mlu.TagBits=7"; do \
+	          "-Pga_mlu.Lanes=1 -Pga_mlu.MlbEntries=8 -Pga_mlu.TagBits=7" \
+	          "-Pga_mlu.Lanes=2 -Pga_mlu.MlbEntries=8 -Pga_mlu.TagBits=7 -Pga_mlu.EndForm=1 -Pga_mlu.HwOnly=0 -Pga_mlu.RegLookup=1"; do \
 	  echo "icarus ga_mlu $$p"; \
 	  $(IVERILOG) -g2012 -s ga_mlu $$p -o $(RTL_BUILD)/ga_mlu.vvp $(RTL_SRC) \
 	    2> $(RTL_BUILD)/iverilog.log; rc=$$?; \

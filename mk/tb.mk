@@ -11,6 +11,12 @@
 
 TB_CFGS      := t7_m8_l1 t7_m8_l32 t7_m16_l1 t7_m16_l32 t16_m8_l1 t16_m8_l32 t16_m16_l1 t16_m16_l32
 TB_LAYOUTS   := list bst table
+# Optional ga_mlu parameters, co-simulated as extra configurations <cfg>_<suffix> (tb_gx_<cfg>: the extra
+# -G flags): rl = RegLookup 1 and EndForm 1, the accept stage on registered lookups (the FPGA builds'
+# setting; docs/microarchitecture.md §6). Run by cosim-quick and cosim-opt (make test: test-hw).
+TB_CFGS_OPT  := t7_m8_l1_rl t16_m16_l32_rl
+tb_gx_t7_m8_l1_rl    := -GRegLookup=1 -GEndForm=1
+tb_gx_t16_m16_l32_rl := -GRegLookup=1 -GEndForm=1
 TB_JOBS      ?= 2
 # make cosim: random requests per (configuration x layout) run, 24 runs: COSIM_OPS for each of the
 # 12 runs of a 1-lane configuration, COSIM_OPS_WIDE for each of the 12 runs of a 32-lane one (about
@@ -68,7 +74,7 @@ define tb_model
 $(BUILD)/verilator/$(1)$(2)/$(call tb_class,$(1)$(2))__ALL.a: $(TB_RTL_SRC) $(TB_RTL_VLT) mk/tb.mk
 	@mkdir -p $$(@D)
 	$(VERILATOR) $(TB_VL_FLAGS) $(3) --prefix $(call tb_class,$(1)$(2)) \
-	  -GTagBits=$(call tb_tag,$(1)) -GMlbEntries=$(call tb_mlb,$(1)) -GLanes=$(call tb_lanes,$(1)) \
+	  -GTagBits=$(call tb_tag,$(1)) -GMlbEntries=$(call tb_mlb,$(1)) -GLanes=$(call tb_lanes,$(1)) $(tb_gx_$(1)) \
 	  -Mdir $(abspath $(BUILD)/verilator/$(1)$(2)) --build $(TB_RTL_VLT) $(TB_RTL_SRC) >$(BUILD)/verilator/$(1)$(2)/build.log 2>&1 \
 	  || { cat $(BUILD)/verilator/$(1)$(2)/build.log; exit 1; }
 	$(MAKE) --no-print-directory -s -C $(BUILD)/verilator/$(1)$(2) -f $(call tb_class,$(1)$(2)).mk \
@@ -94,17 +100,18 @@ TB_VM_PLAIN    := -DVM_COVERAGE=0 -DVM_TRACE=0 -DVM_TRACE_FST=0
 TB_VM_FST      := -DVM_COVERAGE=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DTB_TRACE
 TB_VM_COV      := -DVM_COVERAGE=1 -DVM_TRACE=0 -DVM_TRACE_FST=0 -DTB_COVERAGE
 
-$(foreach c,$(TB_CFGS),$(eval $(call tb_model,$(c),,,$(TB_VM_PLAIN),$(TB_VL_RT_PLAIN),$(TB_OBJ_REL) $(BUILD)/rel/libgamodel.a,)))
-$(foreach c,$(TB_CFGS),$(eval $(call tb_model,$(c),-fst,--trace-fst,$(TB_VM_FST),$(TB_VL_RT_FST),$(TB_OBJ_REL) $(BUILD)/rel/libgamodel.a,)))
+$(foreach c,$(TB_CFGS) $(TB_CFGS_OPT),$(eval $(call tb_model,$(c),,,$(TB_VM_PLAIN),$(TB_VL_RT_PLAIN),$(TB_OBJ_REL) $(BUILD)/rel/libgamodel.a,)))
+$(foreach c,$(TB_CFGS) $(TB_CFGS_OPT),$(eval $(call tb_model,$(c),-fst,--trace-fst,$(TB_VM_FST),$(TB_VL_RT_FST),$(TB_OBJ_REL) $(BUILD)/rel/libgamodel.a,)))
 $(foreach c,$(TB_CFGS),$(eval $(call tb_model,$(c),-cov,--coverage,$(TB_VM_COV),$(TB_VL_RT_COV),$(TB_OBJ_REL) $(BUILD)/rel/libgamodel.a,)))
 $(foreach c,$(TB_CFGS),$(eval $(call tb_model,$(c),-san,,$(TB_VM_PLAIN),$(TB_VL_RT_PLAIN),$(TB_OBJ_SAN) $(BUILD)/san/libgamodel.a,$(SAN))))
 
 TB_BINS     := $(foreach c,$(TB_CFGS),$(BUILD)/cosim/$(c)/ga_cosim)
+TB_BINS_OPT := $(foreach c,$(TB_CFGS_OPT),$(BUILD)/cosim/$(c)/ga_cosim)
 TB_BINS_COV := $(foreach c,$(TB_CFGS),$(BUILD)/cosim/$(c)-cov/ga_cosim)
 
 # ---------------------------------------------------------------------------------------------------
 ##@ RTL co-simulation (Verilator, lockstep with the C model)
-.PHONY: verilate cosim cosim-quick test-rtl cosim-traces cosim-san cosim-wave cosim-mutant wave coverage tb-deps
+.PHONY: cosim-opt verilate cosim cosim-quick test-rtl cosim-traces cosim-san cosim-wave cosim-mutant wave coverage tb-deps
 
 tb-deps:
 	@command -v $(VERILATOR) >/dev/null || { echo "verilator not found: run 'make deps'"; exit 1; }
@@ -117,9 +124,15 @@ cosim: verilate ## >= 10 M random requests in lockstep: 8 configs x 3 layouts (5
 	@bash tb/scripts/cosim.sh --jobs $(TB_JOBS) --ops $(COSIM_OPS) --ops-wide $(COSIM_OPS_WIDE) \
 	  --seed $(COSIM_SEED) --build $(BUILD) --out $(BUILD)/cosim/full $(TB_CFGS)
 
-cosim-quick: verilate ## About a minute of lockstep random requests over all 24 combinations
+cosim-quick: verilate ## About a minute of lockstep random requests over all 24 combinations (+ the optional-parameter configurations)
+	@$(MAKE) --no-print-directory -j$(TB_JOBS) $(TB_BINS_OPT)
 	@bash tb/scripts/cosim.sh --jobs $(TB_JOBS) --ops $(QUICK_OPS) --ops-wide $(QUICK_OPS_WIDE) \
-	  --seed $(COSIM_SEED) --build $(BUILD) --out $(BUILD)/cosim/quick $(TB_CFGS)
+	  --seed $(COSIM_SEED) --build $(BUILD) --out $(BUILD)/cosim/quick $(TB_CFGS) $(TB_CFGS_OPT)
+
+cosim-opt: tb-deps ## Lockstep runs of the optional ga_mlu parameters only (TB_CFGS_OPT: RegLookup, EndForm)
+	@$(MAKE) --no-print-directory -j$(TB_JOBS) $(TB_BINS_OPT)
+	@bash tb/scripts/cosim.sh --jobs $(TB_JOBS) --ops $(QUICK_OPS) --ops-wide $(QUICK_OPS_WIDE) \
+	  --seed $(COSIM_SEED) --build $(BUILD) --out $(BUILD)/cosim/opt $(TB_CFGS_OPT)
 
 cosim-traces: verilate ## Replay tb/traces/*.trace on every configuration, and the malformed-trace checks
 	@bash tb/scripts/traces.sh $(BUILD) $(TB_CFGS)
@@ -219,7 +232,7 @@ $(BUILD)/cosim/$(1)/ga_rtlbench: $(TB_BENCH_OBJ) $(BUILD)/cosim/$(1)/shim.o $(BU
     $(BUILD)/verilator/$(1)/$(call tb_class,$(1))__ALL.a
 	$(CXX) -O2 -o $$@ $$^ $(addprefix $(BUILD)/verilator/$(1)/,$(TB_VL_RT_PLAIN)) -pthread -lm
 endef
-$(foreach c,$(TB_CFGS),$(eval $(call tb_bench_bin,$(c))))
+$(foreach c,$(TB_CFGS) $(TB_CFGS_OPT),$(eval $(call tb_bench_bin,$(c))))
 
 .PHONY: bench-rtl
 bench-rtl: tb-deps $(BUILD)/cosim/$(TB_BENCH_CFG)/ga_rtlbench ## Cycle latencies/throughput of the RTL (RTL_CFG, default t7_m8_l1): hits, walks, fetch, hit-under-miss

@@ -26,6 +26,15 @@
 // Parameters:
 //   TagBits  7 or 16   tag width (spec §1.1)
 //   Lanes    1 .. 32   lanes per warp operation (spec §4.4)
+//   EndForm  0 or 1    how M3 and G6 are computed (same function, proved equal: docs/fpga.md §5.4).
+//                      0 (default): as the spec writes them, off = va - ebase, esize - off, 2^V - va
+//                      (three 64-bit carry chains in series). 1: against the end bound
+//                      end = ebase + esize (65 bits) and va + S, with every operand zero-extended:
+//                        M3  va >= ebase && va < end
+//                        G6  va >= ebase && va + S <= end && va + S <= 2^V
+//                      (exact integers; off < esize && S <= esize - off <=> off + S <= esize as S >= 1).
+//                      Two chains in series, and with narrow operands (high bits held at 0, the FPGA
+//                      narrow builds) every chain is as narrow as the operands.
 // No handshake: outputs follow inputs in the same cycle.
 
 // Icarus 11 can spin forever at one time step on chains of always_comb blocks that assign a default
@@ -42,7 +51,8 @@
 
 module ga_check #(
   parameter int TagBits = 7,
-  parameter int Lanes   = 32
+  parameter int Lanes   = 32,
+  parameter int EndForm = 0
 ) (
   input  logic                          shared_i,     // 1: MEMCHECK.S rules, 0: MEMCHECK.G rules
   input  logic                          group_i,      // check only lanes the entry matches (§5.4)
@@ -100,9 +110,8 @@ module ga_check #(
     logic [TagBits-1:0] t;
     logic [63:0]        va;
     logic               g_ge, g_lt, g_inb;
-    logic [63:0]        g_off;
-    logic [31:0]        s_a, s_off;
-    logic               s_ge, s_lt, s_inb;
+    logic [31:0]        s_a;
+    logic               s_ge, s_inb;
     logic [ga_pkg::ExcW-1:0] g_kind;
 
     assign a  = addr_i[64*l +: 64];
@@ -110,10 +119,19 @@ module ga_check #(
     assign va = {{TagBits{1'b0}}, a[V-1:0]};
 
     // Global: match rule and G6 (wrap-free form of spec §4.2)
-    assign g_off = va - ebase;
     assign g_ge  = (va >= ebase);
-    assign g_lt  = (g_off < esize_i);
-    assign g_inb = g_ge && g_lt && (acc_bytes <= esize_i - g_off) && (acc_bytes <= VaTop - va);
+    if (EndForm == 0) begin : gen_g_spec
+      logic [63:0] g_off;
+      assign g_off = va - ebase;
+      assign g_lt  = (g_off < esize_i);
+      assign g_inb = g_ge && g_lt && (acc_bytes <= esize_i - g_off) && (acc_bytes <= VaTop - va);
+    end else begin : gen_g_end
+      logic [64:0] g_end, g_vas;
+      assign g_end = {1'b0, ebase} + {1'b0, esize_i};
+      assign g_vas = {1'b0, va} + {1'b0, acc_bytes};
+      assign g_lt  = ({1'b0, va} < g_end);
+      assign g_inb = g_ge && (g_vas <= g_end) && (g_vas <= {1'b0, VaTop});
+    end
     assign match_o[l] = (t != '0) && (t != TagFreed) && (t == etag) && g_ge && g_lt;
 
     `GA_ALWAYS_COMB begin
@@ -136,11 +154,20 @@ module ga_check #(
 
     // Shared (spec §4.3), 32-bit; the last term in 33 bits so that 2^32 - a never wraps
     assign s_a   = a[31:0];
-    assign s_off = s_a - etb_i[31:0];
     assign s_ge  = (s_a >= etb_i[31:0]);
-    assign s_lt  = (s_off < esize_i[31:0]);
-    assign s_inb = s_ge && s_lt && (acc_bytes[32:0] <= {1'b0, esize_i[31:0] - s_off})
-                   && (acc_bytes[32:0] <= (33'h1_0000_0000 - {1'b0, s_a}));
+    if (EndForm == 0) begin : gen_s_spec
+      logic [31:0] s_off;
+      logic        s_lt;
+      assign s_off = s_a - etb_i[31:0];
+      assign s_lt  = (s_off < esize_i[31:0]);
+      assign s_inb = s_ge && s_lt && (acc_bytes[32:0] <= {1'b0, esize_i[31:0] - s_off})
+                     && (acc_bytes[32:0] <= (33'h1_0000_0000 - {1'b0, s_a}));
+    end else begin : gen_s_end
+      logic [32:0] s_end, s_as;
+      assign s_end = {1'b0, etb_i[31:0]} + {1'b0, esize_i[31:0]};
+      assign s_as  = {1'b0, s_a} + acc_bytes[32:0];
+      assign s_inb = s_ge && (s_as <= s_end) && (s_as <= 33'h1_0000_0000);
+    end
 
     assign kind[ga_pkg::ExcW*l +: ga_pkg::ExcW] =
         shared_i ? (s_inb ? ga_pkg::EXC_NONE : ga_pkg::EXC_SHARED_OUT_OF_BOUNDS) : g_kind;

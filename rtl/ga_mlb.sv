@@ -32,6 +32,11 @@
 // Parameters:
 //   TagBits  7 or 16   pointer tag width (spec §1.1); V = 64 - TagBits VA bits
 //   Entries  1 .. 64   MLB entries (paper: 8, §5.2; 16 studied in §9)
+//   EndForm  0 | 1     how M3 is computed (same function, proved equal: docs/fpga.md §5.4).
+//                      0 (default): off = va - base, off < size (64-bit, the high bits of off are the
+//                      borrow, so the compare stays 64 bits wide). 1: va < base + size in 65 bits with
+//                      zero-extended operands, so that narrow operands (the FPGA narrow builds) give
+//                      narrow carry chains.
 //
 // Interfaces: lookups are combinational and have no handshake. The update port is a command that
 // takes effect at the next rising edge, one command per cycle by construction; the top issues TOUCH
@@ -54,6 +59,7 @@
 module ga_mlb #(
   parameter int TagBits = 7,
   parameter int Entries = 8,
+  parameter int EndForm = 0,
   localparam int IdxW = (Entries > 1) ? $clog2(Entries) : 1
 ) (
   input  logic                          clk_i,
@@ -130,11 +136,17 @@ module ga_mlb #(
   logic [Entries-1:0] is_oldest;    // age == Entries - 1
 
   for (genvar i = 0; i < Entries; i++) begin : gen_cmp
-    logic [63:0] ebase, off;
+    logic [63:0] ebase;
     logic        covers;
     assign ebase  = {{TagBits{1'b0}}, tb_q[i*64 +: V]};
-    assign off    = rng_va - ebase;                          // used only when rng_va >= ebase
-    assign covers = (rng_va >= ebase) && (off < size_q[i*64 +: 64]);           // M3
+    if (EndForm == 0) begin : gen_m3_spec
+      logic [63:0] off;
+      assign off    = rng_va - ebase;                        // used only when rng_va >= ebase
+      assign covers = (rng_va >= ebase) && (off < size_q[i*64 +: 64]);         // M3
+    end else begin : gen_m3_end
+      assign covers = (rng_va >= ebase) &&                                      // M3
+                      ({1'b0, rng_va} < ({1'b0, ebase} + {1'b0, size_q[i*64 +: 64]}));
+    end
     assign rng_match[i] = valid_q[i] && rng_tag_ok                              // M1
                           && (tb_q[i*64 + V +: TagBits] == rng_tag) && covers;  // M2, M3
     assign loc_match[i] = valid_q[i] && (loc_q[i*64 +: 64] == loc_i);
@@ -339,6 +351,14 @@ module ga_mlb #(
       end
     end
   end
+`endif
+
+  // ---------------------------------------------------------------------------------------------
+  // Formal properties (yosys read_verilog -formal defines FORMAL): rtl/formal/ga_mlb_props.svh,
+  // docs/verification.md.
+  // ---------------------------------------------------------------------------------------------
+`ifdef FORMAL
+`include "formal/ga_mlb_props.svh"
 `endif
 
 endmodule : ga_mlb

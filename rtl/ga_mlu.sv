@@ -36,6 +36,24 @@
 //   MlbEntries  1 .. 64   MLB entries (spec §6.1)
 //   Lanes       1 .. 32   lanes per warp operation (spec §4.4)
 //   IdW         1 .. 16   request id width
+//   HwOnly      0 | 1     1 (default): both modes of spec §5. 0: a compiler-mode-only unit: a
+//                         CFG_WRITE of MODE = 1 (HWONLY) is illegal (CFG_ERROR) and the HWOnly
+//                         sequencer is left out (the FPGA builds, docs/fpga.md §6)
+//   EndForm     0 | 1     EndForm of ga_check, ga_mlb and ga_walker: the same functions computed
+//                         against the end bound base + size (fewer and shorter carry chains;
+//                         docs/fpga.md §5.4)
+//   RegLookup   0 | 1     0 (default): the accept stage of §3.4, lookup + check + response in the
+//                         accepting cycle. 1: the lookup is registered. The accepting cycle only makes
+//                         the MLB lookups and registers their results with the request (lk_*); the
+//                         next cycle runs the accept stage on those registers (check, MLB touch or
+//                         command, event, response or miss). Every operation then answers one cycle
+//                         later, the request port is closed in that second cycle (one operation per
+//                         two cycles), and walker results wait for it. The MLB cannot change in
+//                         between (nothing else runs in that cycle), so the results are those of a
+//                         lookup made in the second cycle. The HWOnly leader lookups are not
+//                         registered (docs/microarchitecture.md §6).
+//   Defaults (HwOnly 1, EndForm 0, RegLookup 0) are the unit's function as before the options; the
+//   flattened synthesis of the unit maps differently (docs/fpga.md §5.1).
 //
 // Handshakes: all valid/ready ports transfer on a rising edge with valid && ready; every output of
 // this module is a register or a function of registers and of *_ready_i only (req_ready_o depends on
@@ -58,7 +76,10 @@ module ga_mlu #(
   parameter int TagBits    = 7,
   parameter int MlbEntries = 8,
   parameter int Lanes      = 32,
-  parameter int IdW        = 4
+  parameter int IdW        = 4,
+  parameter int HwOnly     = 1,
+  parameter int EndForm    = 0,
+  parameter int RegLookup  = 0
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
@@ -173,6 +194,8 @@ module ga_mlu #(
     logic [31:0]                limit;
   } ctx_t;
 
+  localparam int CtxW = IdW + 16 + 2 * Lanes + AW + 3 + 64 + 16 + 1 + 2 + 64 + 32;   // bits of ctx_t
+
   // Slow-op register: the one operation that owns the walker (or the HWOnly sequencer).
   typedef enum logic [2:0] {
     SL_IDLE    = 3'd0,  // free; the walker is idle
@@ -252,19 +275,31 @@ module ga_mlu #(
   logic                 req_fire;
   logic                 slot_free;      // the response register can take a response this cycle
   logic [63:0]          req_p0;         // lane 0 (LOADMETA)
-  logic [TagBits-1:0]   req_t0;
   logic [Lanes-1:0]     req_pend;       // active lanes with a non-zero tag
-  ctx_t                 req_ctx;
 
   assign slot_free = !rsp_valid_q || rsp_ready_i;
   assign req_fire  = req_valid_i && req_ready_o;
   assign req_p0    = req_addr_i[63:0];
-  assign req_t0    = req_p0[63:V];
 
   for (genvar l = 0; l < Lanes; l++) begin : gen_req_tag
     assign req_pend[l] = req_active_i[l] && (req_addr_i[64*l + V +: TagBits] != '0);
   end
 
+
+  // ---------------------------------------------------------------------------------------------
+  // What the accept stage works on (a_*): the request port and this cycle's MLB lookups, or with
+  // RegLookup the operation accepted in the previous cycle and its registered lookups (lk_*).
+  // ---------------------------------------------------------------------------------------------
+  // MLB ports (the MLB itself is instantiated below)
+  logic [63:0]                  mlb_rng_ptr;
+  logic                         rng_hit, loc_hit;
+  logic [IdxW-1:0]              rng_idx, loc_idx, fill_idx;
+  logic [63:0]                  rng_tb, rng_size, rng_loc, loc_tb, loc_size;
+  logic [ga_pkg::MlbOpW-1:0]    mlb_op;
+  logic [IdxW-1:0]              mlb_idx;
+  logic [63:0]                  mlb_loc;
+
+  ctx_t                 req_ctx;        // what an accepted operation keeps (slow-op, park, lk)
   `GA_ALWAYS_COMB begin
     req_ctx        = '0;
     req_ctx.id     = req_id_i;
@@ -280,6 +315,121 @@ module ga_mlu #(
     req_ctx.root   = root_q;
     req_ctx.limit  = limit_q;
   end
+
+  logic                 lk_busy;        // RegLookup: the accept stage runs on the lk registers
+  logic                 a_fire;
+  logic [IdW-1:0]       a_id;
+  logic [2:0]           a_op, a_size, a_cfg_addr;
+  logic [15:0]          a_warp;
+  logic [Lanes-1:0]     a_active, a_pend;
+  logic [AW-1:0]        a_addr;
+  logic [63:0]          a_md, a_p0;
+  logic [TagBits-1:0]   a_t0;
+  logic                 a_rng_hit, a_loc_hit;
+  logic [IdxW-1:0]      a_rng_idx, a_loc_idx;
+  logic [63:0]          a_rng_loc, a_loc_tb, a_loc_size;
+  logic                 a_md_ok;        // MEMCHECK.G: Rb != 0 and 16-byte aligned (a lookup is made)
+  logic [ga_pkg::MdStW-1:0] a_md_st;    // RegLookup: MEMCHECK.G's md state, decided at acceptance
+  ctx_t                 a_ctx;
+
+  if (RegLookup == 0) begin : gen_lk_none
+    assign lk_busy    = 1'b0;
+    assign a_fire     = req_fire;
+    assign a_id       = req_id_i;
+    assign a_op       = req_op_i;
+    assign a_size     = req_size_i;
+    assign a_cfg_addr = req_cfg_addr_i;
+    assign a_warp     = req_warp_i;
+    assign a_active   = req_active_i;
+    assign a_pend     = req_pend;
+    assign a_addr     = req_addr_i;
+    assign a_md       = req_md_i;
+    assign a_rng_hit  = rng_hit;
+    assign a_rng_idx  = rng_idx;
+    assign a_rng_loc  = rng_loc;
+    assign a_loc_hit  = loc_hit;
+    assign a_loc_idx  = loc_idx;
+    assign a_loc_tb   = loc_tb;
+    assign a_loc_size = loc_size;
+    assign a_ctx      = req_ctx;
+    assign a_md_ok    = (req_md_i != 64'd0) && (req_md_i[3:0] == 4'd0);
+    assign a_md_st    = ga_pkg::MD_OK;                  // (not used: the check decodes md itself)
+  end else begin : gen_lk
+    // The lookup register: loaded by every accepted operation (its context, op and the results of
+    // this cycle's lookups); valid for exactly the next cycle, in which the request port is closed
+    // and walker results wait (lk_busy). The configuration cannot change in between (the port is
+    // closed and only the accept stage writes it), so the context's copy of it is the live one.
+    logic                     lk_valid_q;
+    logic [CtxW-1:0]          lk_ctx_q;      // (a plain vector: struct signals in generate blocks
+                                             // defeat Yosys 0.23)
+    logic [2:0]               lk_op_q, lk_cfg_addr_q;
+    logic                     lk_rng_hit_q, lk_loc_hit_q;
+    logic [IdxW-1:0]          lk_rng_idx_q, lk_loc_idx_q;
+    logic [63:0]              lk_rng_loc_q, lk_loc_tb_q, lk_loc_size_q;
+    logic [ga_pkg::MdStW-1:0] lk_md_st_q;     // MEMCHECK.G md state: NONE, FAULT (misaligned), OK
+    logic                     md_zero, md_ok;
+    assign md_zero = (req_md_i == 64'd0);
+    assign md_ok   = !md_zero && (req_md_i[3:0] == 4'd0);
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        lk_valid_q    <= 1'b0;
+        lk_ctx_q      <= '0;
+        lk_op_q       <= '0;
+        lk_cfg_addr_q <= '0;
+        lk_rng_hit_q  <= 1'b0;
+        lk_rng_idx_q  <= '0;
+        lk_rng_loc_q  <= '0;
+        lk_loc_hit_q  <= 1'b0;
+        lk_loc_idx_q  <= '0;
+        lk_loc_tb_q   <= '0;
+        lk_loc_size_q <= '0;
+        lk_md_st_q    <= ga_pkg::MD_NONE;
+      end else begin
+        lk_valid_q <= req_fire;
+        if (req_fire) begin
+          lk_ctx_q      <= req_ctx;
+          lk_op_q       <= req_op_i;
+          lk_cfg_addr_q <= req_cfg_addr_i;
+          lk_rng_hit_q  <= rng_hit;
+          lk_rng_idx_q  <= rng_idx;
+          lk_rng_loc_q  <= rng_loc;
+          lk_loc_hit_q  <= loc_hit;
+          lk_loc_idx_q  <= loc_idx;
+          // The entry the check gets for MEMCHECK.G (0 unless a lookup is made), decided here so
+          // that the second cycle starts from registers (the accept stage's second half is the
+          // longer one).
+          lk_loc_tb_q   <= md_ok ? loc_tb : 64'd0;
+          lk_loc_size_q <= md_ok ? loc_size : 64'd0;
+          lk_md_st_q    <= md_zero ? ga_pkg::MD_NONE : md_ok ? ga_pkg::MD_OK : ga_pkg::MD_FAULT;
+        end
+      end
+    end
+
+    assign lk_busy    = lk_valid_q;
+    assign a_fire     = lk_valid_q;
+    assign a_ctx      = lk_ctx_q;
+    assign a_id       = a_ctx.id;
+    assign a_op       = lk_op_q;
+    assign a_size     = a_ctx.size;
+    assign a_cfg_addr = lk_cfg_addr_q;
+    assign a_warp     = a_ctx.warp;
+    assign a_active   = a_ctx.active;
+    assign a_pend     = a_ctx.pend;
+    assign a_addr     = a_ctx.addr;
+    assign a_md       = a_ctx.md;
+    assign a_rng_hit  = lk_rng_hit_q;
+    assign a_rng_idx  = lk_rng_idx_q;
+    assign a_rng_loc  = lk_rng_loc_q;
+    assign a_loc_hit  = lk_loc_hit_q;
+    assign a_loc_idx  = lk_loc_idx_q;
+    assign a_loc_tb   = lk_loc_tb_q;
+    assign a_loc_size = lk_loc_size_q;
+    assign a_md_ok    = (lk_md_st_q == ga_pkg::MD_OK);
+    assign a_md_st    = lk_md_st_q;
+  end
+  assign a_p0 = a_addr[63:0];
+  assign a_t0 = a_p0[63:V];
 
   // ---------------------------------------------------------------------------------------------
   // HWOnly leader (spec §5.4): the lowest pending lane
@@ -298,8 +448,11 @@ module ga_mlu #(
     end
   end
   logic [AW-1:0]        sl_addr;        // (a plain vector: Icarus 11 cannot index struct members)
+  logic                 sl_hw_iter, sl_hw_walk;   // the HWOnly states (never, in a HwOnly = 0 unit)
+  assign sl_hw_iter = (HwOnly != 0) && (sl_state_q == SL_HW_ITER);
+  assign sl_hw_walk = (HwOnly != 0) && (sl_state_q == SL_HW_WALK);
   assign sl_addr  = sl_q.addr;
-  assign lead_sel = (sl_state_q == SL_HW_WALK) ? hw_lead_q : hw_k;
+  assign lead_sel = sl_hw_walk ? hw_lead_q : hw_k;
   `GA_ALWAYS_COMB begin
     lead_addr = '0;
     for (int l = 0; l < Lanes; l++) begin
@@ -324,7 +477,8 @@ module ga_mlu #(
   logic                 w_found;
 
   ga_walker #(
-    .TagBits (TagBits)
+    .TagBits (TagBits),
+    .EndForm (EndForm)
   ) u_walker (
     .clk_i,
     .rst_ni,
@@ -360,26 +514,24 @@ module ga_mlu #(
 
   assign w_found = (w_status == ga_pkg::WALK_FOUND);
 
+  // A walker result is taken only in a cycle that the accept stage does not own (RegLookup: the
+  // cycle after an acceptance belongs to the registered accept stage, the walker waits).
+  logic                 w_done_g;
+  assign w_done_g = w_done && !lk_busy;
+
   // ---------------------------------------------------------------------------------------------
   // MLB
   // ---------------------------------------------------------------------------------------------
-  logic [63:0]                  mlb_rng_ptr;
-  logic                         rng_hit, loc_hit;
-  logic [IdxW-1:0]              rng_idx, loc_idx, fill_idx;
-  logic [63:0]                  rng_tb, rng_size, rng_loc, loc_tb, loc_size;
-  logic [ga_pkg::MlbOpW-1:0]    mlb_op;
-  logic [IdxW-1:0]              mlb_idx;
-  logic [63:0]                  mlb_loc;
-
   // The range lookup serves the HWOnly leader while the sequencer iterates (the request port is
   // then closed), else LOADMETA's lane 0. Fills only happen when the walker hands back a result
   // (request port closed), so the update location is the walker's, else INVALIDATE's md.
-  assign mlb_rng_ptr = (sl_state_q == SL_HW_ITER) ? lead_addr : req_p0;
-  assign mlb_loc     = w_done ? w_loc : req_md_i;
+  assign mlb_rng_ptr = sl_hw_iter ? lead_addr : req_p0;
+  assign mlb_loc     = w_done_g ? w_loc : a_md;
 
   ga_mlb #(
     .TagBits (TagBits),
-    .Entries (MlbEntries)
+    .Entries (MlbEntries),
+    .EndForm (EndForm)
   ) u_mlb (
     .clk_i,
     .rst_ni,
@@ -407,6 +559,7 @@ module ga_mlu #(
   // ga_check; the slow users only run in cycles where the request port is closed.
   // ---------------------------------------------------------------------------------------------
   logic                 chk_slow;      // the slow-op register drives the check this cycle
+  logic                 chk_sel;       // the check's input select: 1 slow-op sources, 0 accept stage
   logic                 chk_shared, chk_group;
   logic [Lanes-1:0]     chk_active;
   logic [AW-1:0]        chk_addr;
@@ -420,46 +573,53 @@ module ga_mlu #(
   logic [2:0]           chk_first_kind;
   logic [63:0]          chk_first_addr;
 
-  assign chk_slow   = (sl_state_q == SL_HW_ITER) ||
-                      (w_done && (sl_state_q == SL_MG || sl_state_q == SL_HW_WALK));
-  assign chk_shared = !chk_slow && (req_op_i == ga_pkg::OP_MEMCHECK_S);
-  assign chk_group  = chk_slow && (sl_state_q != SL_MG);
-  assign chk_active = !chk_slow ? req_active_i :
+  assign chk_slow   = sl_hw_iter || (w_done_g && (sl_state_q == SL_MG || sl_hw_walk));
+  // RegLookup: the accept stage owns the check exactly in the cycles of lk_busy (a register), and the
+  // slow op uses it only outside them, so the select need not wait for the walker's done decode.
+  assign chk_sel    = (RegLookup != 0) ? !lk_busy : chk_slow;
+  assign chk_shared = !chk_sel && (a_op == ga_pkg::OP_MEMCHECK_S);
+  assign chk_group  = chk_sel && (sl_state_q != SL_MG);
+  assign chk_active = !chk_sel ? a_active :
                       (sl_state_q == SL_MG) ? sl_q.active : hw_pend_q;
-  assign chk_addr   = chk_slow ? sl_q.addr : req_addr_i;
-  assign chk_size   = chk_slow ? sl_q.size : req_size_i;
+  assign chk_addr   = chk_sel ? sl_q.addr : a_addr;
+  assign chk_size   = chk_sel ? sl_q.size : a_size;
 
   `GA_ALWAYS_COMB begin
-    if (sl_state_q == SL_HW_ITER) begin
+    if (sl_hw_iter) begin
       chk_md_state = ga_pkg::MD_OK;                    // leader's MLB range hit
       chk_etb      = rng_tb;
       chk_esize    = rng_size;
-    end else if (chk_slow) begin
+    end else if (chk_sel) begin
       chk_md_state = w_found ? ga_pkg::MD_OK : ga_pkg::MD_FAULT;   // walk or fetch result
       chk_etb      = w_tb;
       chk_esize    = w_size;
-    end else if (req_op_i == ga_pkg::OP_MEMCHECK_S) begin
+    end else if (a_op == ga_pkg::OP_MEMCHECK_S) begin
       chk_md_state = ga_pkg::MD_OK;                    // unused by the shared rules
-      chk_etb      = {32'd0, req_md_i[31:0]};          // Rb: shared base
-      chk_esize    = {32'd0, req_md_i[63:32]};         // Rc: shared size
-    end else if (req_md_i == 64'd0) begin
+      chk_etb      = {32'd0, a_md[31:0]};              // Rb: shared base
+      chk_esize    = {32'd0, a_md[63:32]};             // Rc: shared size
+    end else if (RegLookup != 0) begin
+      chk_md_state = a_md_st;                          // G2 / G3 / location lookup, decided at
+      chk_etb      = a_loc_tb;                         // acceptance (entry 0 unless MD_OK)
+      chk_esize    = a_loc_size;
+    end else if (a_md == 64'd0) begin
       chk_md_state = ga_pkg::MD_NONE;                  // G2
       chk_etb      = '0;
       chk_esize    = '0;
-    end else if (req_md_i[3:0] != 4'd0) begin
+    end else if (a_md[3:0] != 4'd0) begin
       chk_md_state = ga_pkg::MD_FAULT;                 // G3: misaligned Rb, no lookup
       chk_etb      = '0;
       chk_esize    = '0;
     end else begin
       chk_md_state = ga_pkg::MD_OK;                    // used only on a location hit
-      chk_etb      = loc_tb;
-      chk_esize    = loc_size;
+      chk_etb      = a_loc_tb;
+      chk_esize    = a_loc_size;
     end
   end
 
   ga_check #(
     .TagBits (TagBits),
-    .Lanes   (Lanes)
+    .Lanes   (Lanes),
+    .EndForm (EndForm)
   ) u_check (
     .shared_i      (chk_shared),
     .group_i       (chk_group),
@@ -482,13 +642,13 @@ module ga_mlu #(
   // Request port ready: a response slot, no parked op, no sequencer iteration, no walker result
   // being handed back (those cycles own the MLB update, the check and the response register).
   // ---------------------------------------------------------------------------------------------
-  assign req_ready_o = slot_free && (pk_state_q == PK_EMPTY) && (sl_state_q != SL_HW_ITER) &&
-                       !w_done;
+  assign req_ready_o = slot_free && (pk_state_q == PK_EMPTY) && !sl_hw_iter &&
+                       !w_done_g && !lk_busy;
 
   // Configuration write legality (spec §5.1; microarchitecture §1.7)
   function automatic logic cfg_legal(input logic [2:0] a, input logic [63:0] v);
     case (a)
-      ga_pkg::CFG_MODE:       cfg_legal = (v[63:1] == '0);
+      ga_pkg::CFG_MODE:       cfg_legal = (v[63:1] == '0) && (HwOnly != 0 || !v[0]);
       ga_pkg::CFG_LAYOUT:     cfg_legal = (v[63:2] == '0) && (v[1:0] != 2'd3);
       ga_pkg::CFG_ROOT:       cfg_legal = 1'b1;
       ga_pkg::CFG_STEP_LIMIT: cfg_legal = (v[63:32] == '0) && (v[31:0] != 32'd0);
@@ -602,7 +762,7 @@ module ga_mlu #(
     case (sl_state_q)
       SL_LM: begin
         // LOADMETA walk ended (spec §3.2 step 3): FOUND returns L and fills, else 0.
-        if (w_done && slot_free) begin
+        if (w_done_g && slot_free) begin
           w_ack  = 1'b1;
           sl_end = 1'b1;
           r_set  = 1'b1;
@@ -626,7 +786,7 @@ module ga_mlu #(
       SL_MG: begin
         // MEMCHECK.G fetch ended (spec §4.2 step 3): check every lane against the fetched entry;
         // fill when the entry's tag is a valid tag.
-        if (w_done && slot_free) begin
+        if (w_done_g && slot_free) begin
           w_ack    = 1'b1;
           sl_end   = 1'b1;
           r_set    = 1'b1;
@@ -660,7 +820,7 @@ module ga_mlu #(
         end
       end
 
-      SL_HW_ITER: begin
+      SL_HW_ITER: if (HwOnly != 0) begin
         // One leader per cycle (spec §5.4). With nothing pending, respond when the slot is free.
         hw_try_end = 1'b1;
         if (hw_pend_q != '0) begin
@@ -709,8 +869,8 @@ module ga_mlu #(
         end
       end
 
-      SL_HW_WALK: begin
-        if (w_done) begin
+      SL_HW_WALK: if (HwOnly != 0) begin
+        if (w_done_g) begin
           w_ack      = 1'b1;
           sl_state_d = SL_HW_ITER;
           hw_try_end = 1'b1;
@@ -837,47 +997,48 @@ module ga_mlu #(
 
     // =============================================================================================
     // Accept stage: the operation on the request port (req_fire implies the slow part above did
-    // nothing with the MLB, the check or the response register this cycle).
+    // nothing with the MLB, the check or the response register this cycle), or with RegLookup the
+    // operation accepted in the previous cycle, from the lk registers (a_*).
     // =============================================================================================
-    if (req_fire) begin
-      r_id   = req_id_i;
-      r_op   = req_op_i;
+    if (a_fire) begin
+      r_id   = a_id;
+      r_op   = a_op;
       r_policy = policy_q;
-      if (halted_q && (req_op_i == ga_pkg::OP_LOADMETA || req_op_i == ga_pkg::OP_MEMCHECK_G ||
-                       req_op_i == ga_pkg::OP_MEMCHECK_S || req_op_i == ga_pkg::OP_ACCESS)) begin
+      if (halted_q && (a_op == ga_pkg::OP_LOADMETA || a_op == ga_pkg::OP_MEMCHECK_G ||
+                       a_op == ga_pkg::OP_MEMCHECK_S || a_op == ga_pkg::OP_ACCESS)) begin
         // Halted (spec §4.5 TERMINATE): refused, no effect.
         r_set    = 1'b1;
         r_status = ga_pkg::RSP_HALTED;
       end else begin
-        case (req_op_i)
+        case (a_op)
           ga_pkg::OP_LOADMETA: begin
-            if (req_t0 == '0 || req_t0 == TagFreed) begin
+            if (a_t0 == '0 || a_t0 == TagFreed) begin
               r_set = 1'b1;                            // spec §3.2 step 1: 0, no lookup
             end else begin
               e_set = 1'b1;
-              e_id  = req_id_i;
-              if (rng_hit) begin
+              e_id  = a_id;
+              if (a_rng_hit) begin
                 mlb_op  = ga_pkg::MLB_TOUCH;           // step 2: hit, touch
-                mlb_idx = rng_idx;
+                mlb_idx = a_rng_idx;
                 e_kind  = ga_pkg::EV_RANGE_HIT;
-                e_slot  = 6'(rng_idx);
+                e_slot  = 6'(a_rng_idx);
                 r_set   = 1'b1;
-                r_rd    = rng_loc;
+                r_rd    = a_rng_loc;
               end else begin
                 e_kind = ga_pkg::EV_RANGE_MISS;        // step 3: walk
                 if (sl_state_q == SL_IDLE) begin
                   sl_state_d = SL_LM;
-                  sl_d       = req_ctx;
+                  sl_d       = a_ctx;
                   sl_dirty_d = 1'b0;
                   w_start    = 1'b1;
                   w_kind     = ga_pkg::WK_WALK;
-                  w_ptr      = req_p0;
+                  w_ptr      = a_p0;
                   w_layout   = layout_q;
                   w_root     = root_q;
                   w_limit    = limit_q;
                 end else begin
                   pk_state_d = PK_LM;
-                  pk_d       = req_ctx;
+                  pk_d       = a_ctx;
                   pk_dirty_d = 1'b0;
                 end
               end
@@ -887,30 +1048,30 @@ module ga_mlu #(
           ga_pkg::OP_MEMCHECK_G: begin
             // The entry is needed only for a tagged active lane and Rb != 0; a misaligned Rb fails
             // without a lookup (spec §4.2 steps 1-3).
-            if (req_pend != '0 && req_md_i != 64'd0 && req_md_i[3:0] == 4'd0 && !loc_hit) begin
+            if (a_pend != '0 && a_md_ok && !a_loc_hit) begin
               e_set  = 1'b1;
-              e_id   = req_id_i;
+              e_id   = a_id;
               e_kind = ga_pkg::EV_LOC_MISS;
               if (sl_state_q == SL_IDLE) begin
                 sl_state_d = SL_MG;
-                sl_d       = req_ctx;
+                sl_d       = a_ctx;
                 sl_dirty_d = 1'b0;
                 w_start    = 1'b1;
                 w_kind     = ga_pkg::WK_FETCH;
-                w_ptr      = req_md_i;
+                w_ptr      = a_md;
               end else begin
                 pk_state_d = PK_MG;
-                pk_d       = req_ctx;
+                pk_d       = a_ctx;
                 pk_dirty_d = 1'b0;
               end
             end else begin
-              if (req_pend != '0 && req_md_i != 64'd0 && req_md_i[3:0] == 4'd0) begin
+              if (a_pend != '0 && a_md_ok) begin
                 mlb_op  = ga_pkg::MLB_TOUCH;           // location hit
-                mlb_idx = loc_idx;
+                mlb_idx = a_loc_idx;
                 e_set   = 1'b1;
-                e_id    = req_id_i;
+                e_id    = a_id;
                 e_kind  = ga_pkg::EV_LOC_HIT;
-                e_slot  = 6'(loc_idx);
+                e_slot  = 6'(a_loc_idx);
               end
               r_set   = 1'b1;
               r_addr  = chk_strip;
@@ -918,12 +1079,12 @@ module ga_mlu #(
               if (chk_first_valid) begin
                 r_kind  = chk_first_kind;
                 r_eaddr = chk_first_addr;
-                r_md    = req_md_i;
+                r_md    = a_md;
                 r_tb    = (chk_md_state == ga_pkg::MD_OK) ? chk_etb : 64'd0;
                 r_esize = (chk_md_state == ga_pkg::MD_OK) ? chk_esize : 64'd0;
-                r_size  = req_size_i;
+                r_size  = a_size;
                 r_sm    = sm_q;
-                r_warp  = req_warp_i;
+                r_warp  = a_warp;
                 r_lane  = chk_first_lane;
               end
             end
@@ -937,20 +1098,20 @@ module ga_mlu #(
               r_eaddr = chk_first_addr;
               r_tb    = chk_etb;
               r_esize = chk_esize;
-              r_size  = req_size_i;
+              r_size  = a_size;
               r_sm    = sm_q;
-              r_warp  = req_warp_i;
+              r_warp  = a_warp;
               r_lane  = chk_first_lane;
             end
           end
 
           ga_pkg::OP_ACCESS: begin
-            if (mode_q == ga_pkg::MODE_HWONLY && req_pend != '0) begin
+            if (HwOnly != 0 && mode_q == ga_pkg::MODE_HWONLY && a_pend != '0) begin
               // spec §5.4: sequenced in the slow-op register (or parked behind the op there)
               if (sl_state_q == SL_IDLE) begin
                 sl_state_d = SL_HW_ITER;
-                sl_d       = req_ctx;
-                hw_pend_d  = req_pend;
+                sl_d       = a_ctx;
+                hw_pend_d  = a_pend;
                 hw_fault_d = '0;
                 hw_kind_d  = ga_pkg::EXC_NONE;
                 hw_lane_d  = '0;
@@ -960,7 +1121,7 @@ module ga_mlu #(
                 hw_esize_d = '0;
               end else begin
                 pk_state_d = PK_HW;
-                pk_d       = req_ctx;
+                pk_d       = a_ctx;
               end
             end else begin
               r_set  = 1'b1;                           // COMPILER pass-through (spec §5.3), or
@@ -971,7 +1132,7 @@ module ga_mlu #(
           ga_pkg::OP_INVALIDATE: begin
             mlb_op     = ga_pkg::MLB_INVAL;            // spec §6.4; every in-flight fill is
             e_set      = 1'b1;                         // now stale (spec §6.5)
-            e_id       = req_id_i;
+            e_id       = a_id;
             e_kind     = ga_pkg::EV_INVAL;
             sl_dirty_d = 1'b1;
             pk_dirty_d = 1'b1;
@@ -981,7 +1142,7 @@ module ga_mlu #(
           ga_pkg::OP_FLUSH: begin
             mlb_op     = ga_pkg::MLB_FLUSH;
             e_set      = 1'b1;
-            e_id       = req_id_i;
+            e_id       = a_id;
             e_kind     = ga_pkg::EV_FLUSH;
             sl_dirty_d = 1'b1;
             pk_dirty_d = 1'b1;
@@ -990,16 +1151,16 @@ module ga_mlu #(
 
           ga_pkg::OP_CFG_WRITE: begin
             r_set = 1'b1;
-            if (!cfg_legal(req_cfg_addr_i, req_md_i)) begin
+            if (!cfg_legal(a_cfg_addr, a_md)) begin
               r_status = ga_pkg::RSP_CFG_ERROR;
             end else begin
-              case (req_cfg_addr_i)
-                ga_pkg::CFG_MODE:       mode_d   = req_md_i[0];
-                ga_pkg::CFG_LAYOUT:     layout_d = req_md_i[1:0];
-                ga_pkg::CFG_ROOT:       root_d   = req_md_i;
-                ga_pkg::CFG_STEP_LIMIT: limit_d  = req_md_i[31:0];
-                ga_pkg::CFG_POLICY:     policy_d = req_md_i[0];
-                default:                sm_d     = req_md_i[15:0];   // CFG_SM_ID
+              case (a_cfg_addr)
+                ga_pkg::CFG_MODE:       mode_d   = (HwOnly != 0) && a_md[0];
+                ga_pkg::CFG_LAYOUT:     layout_d = a_md[1:0];
+                ga_pkg::CFG_ROOT:       root_d   = a_md;
+                ga_pkg::CFG_STEP_LIMIT: limit_d  = a_md[31:0];
+                ga_pkg::CFG_POLICY:     policy_d = a_md[0];
+                default:                sm_d     = a_md[15:0];   // CFG_SM_ID
               endcase
             end
           end
@@ -1247,7 +1408,7 @@ module ga_mlu #(
       // group only after a leader hit or a FOUND walk.)
       if (chk_first_valid &&
           ((sl_state_q == SL_HW_ITER && hw_pend_q != '0 && lead_tag != TagFreed && rng_hit) ||
-           (sl_state_q == SL_HW_WALK && w_done && w_found))) begin
+           (sl_state_q == SL_HW_WALK && w_done_g && w_found))) begin
         begin : GroupOnlyOob_A
           assert (chk_first_kind == ga_pkg::EXC_OUT_OF_BOUNDS)
             else $error("GroupOnlyOob_A: kind %0d", chk_first_kind);
@@ -1270,6 +1431,14 @@ module ga_mlu #(
       end
     end
   end
+`endif
+
+  // ---------------------------------------------------------------------------------------------
+  // Formal properties (yosys read_verilog -formal defines FORMAL): rtl/formal/ga_mlu_props.svh,
+  // docs/verification.md.
+  // ---------------------------------------------------------------------------------------------
+`ifdef FORMAL
+`include "formal/ga_mlu_props.svh"
 `endif
 
 endmodule : ga_mlu

@@ -61,7 +61,8 @@
 `endif
 
 module ga_walker #(
-  parameter int TagBits = 7
+  parameter int TagBits = 7,
+  parameter int EndForm = 0     // as ga_mlb's: M3 of an arriving node as va < ebase + size (65 bits)
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -163,7 +164,14 @@ module ga_walker #(
   assign p_va      = {{TagBits{1'b0}}, ptr_q[V-1:0]};
   assign rsp_ebase = {{TagBits{1'b0}}, rsp_tb[V-1:0]};
   assign rsp_off   = p_va - rsp_ebase;
-  assign rsp_covers  = (p_va >= rsp_ebase) && (rsp_off < rsp_size);                 // M3
+  if (EndForm == 0) begin : gen_m3_spec
+    assign rsp_covers  = (p_va >= rsp_ebase) && (rsp_off < rsp_size);               // M3
+  end else begin : gen_m3_end
+    // The same function (given va >= ebase, va - ebase is exact): a narrow operand gives a narrow
+    // carry chain (ga_mlb EndForm; docs/fpga.md §5.4).
+    assign rsp_covers = (p_va >= rsp_ebase) &&                                         // M3
+                        ({1'b0, p_va} < ({1'b0, rsp_ebase} + {1'b0, rsp_size}));
+  end
   assign rsp_matches = rsp_covers && (p_tag != '0) && (p_tag != TagFreed)            // M1
                        && (p_tag == rsp_tb[63:V]);                                   // M2
   // Spec §3.3 step 6: LIST follows next; BST goes left when va < ebase, else right.
@@ -440,6 +448,14 @@ module ga_walker #(
       end
     end
   end
+`endif
+
+  // ---------------------------------------------------------------------------------------------
+  // Formal properties (yosys read_verilog -formal defines FORMAL): rtl/formal/ga_walker_props.svh,
+  // docs/verification.md.
+  // ---------------------------------------------------------------------------------------------
+`ifdef FORMAL
+`include "formal/ga_walker_props.svh"
 `endif
 
 endmodule : ga_walker

@@ -49,7 +49,8 @@ for c in "${cfgs[@]}"; do
         esac
         [ $((i % 4)) -eq 3 ] && prof="${prof:+$prof }--top-heap"
         n=$ops
-        [ "${c##*_l}" != 1 ] && n=$ops_wide
+        lanes=${c#*_l}; lanes=${lanes%%_*}
+        [ "$lanes" != 1 ] && n=$ops_wide
         echo "$c $l $s $n${prof:+ $prof}" >>"$joblist"
         i=$((i + 1))
     done

@@ -1,0 +1,251 @@
+/*
+ * gab_sess.c — gaprobe sessions: framing with retries, the board commands and their comparison with
+ * the golden-model mirror (gab_sess.h, docs/fpga.md §3).
+ */
+#include "gab_sess.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static const char *exc_name(unsigned k)
+{
+    static const char *const n[7] = {"ok", "OUT_OF_BOUNDS", "USE_AFTER_FREE", "TAG_MISMATCH", "NO_METADATA",
+                                     "SHARED_OUT_OF_BOUNDS", "METADATA_FAULT"};
+    return k < 7u ? n[k] : "?";
+}
+
+void gab_print_rsp(FILE *f, const gab_rsp_t *r, unsigned lanes)
+{
+    static const char *const st[4] = {"OK", "HALTED", "CFG_ERROR", "?"};
+    fprintf(f, "%s status=%s", gab_op_name(r->rsp_op), st[r->rsp_status & 3u]);
+    if (r->rsp_op == GAB_OP_LOADMETA) fprintf(f, " rd=0x%" PRIx64, r->rd);
+    if (r->rsp_op == GAB_OP_MEMCHECK_G || r->rsp_op == GAB_OP_ACCESS) {
+        fprintf(f, " addr=");
+        for (unsigned l = 0; l < lanes; l++) fprintf(f, "%s0x%" PRIx64, l ? "," : "", r->addr[l]);
+    }
+    if (r->fault != 0u)
+        fprintf(f, " fault=0x%" PRIx32 " kind=%s rec{addr=0x%" PRIx64 " size=%u sm=%u warp=%u lane=%u md=0x%" PRIx64
+                " entry=(0x%" PRIx64 ",0x%" PRIx64 ")}", r->fault, exc_name(r->kind), r->exc_addr,
+                1u << (r->exc_size_log2 & 7u), r->exc_sm, r->exc_warp, r->exc_lane, r->exc_md, r->exc_tb, r->exc_esize);
+    fprintf(f, " cycles=%u%s\n", r->cycles, (r->flags & GAB_FL_HALTED) ? " [halted]" : "");
+}
+
+void gab_sess_mismatch(gab_sess_t *s, const char *what, const char *detail)
+{
+    s->mismatches++;
+    if (s->mismatches <= s->mismatch_print)
+        fprintf(s->out, "MISMATCH %s: %s\n", what, detail);
+    else if (s->mismatches == s->mismatch_print + 1u)
+        fprintf(s->out, "MISMATCH ... (further mismatches counted, not printed)\n");
+}
+
+int gab_sess_xfer(gab_sess_t *s, uint8_t cmd, const uint8_t *payload, uint8_t len, uint8_t *pay, uint8_t *plen)
+{
+    uint8_t frame[GAB_FRAME_MAX];
+    size_t n = gab_frame(cmd, payload, len, frame);
+    for (unsigned attempt = 0;; attempt++) {
+        if (attempt > s->retries) return -1;
+        if (attempt > 0) {
+            s->resent++;
+            s->breaks++;
+            char e2[256];
+            (void)gab_link_break(s->link, e2, sizeof e2); /* best effort: see gab_link_break */
+            if (s->verbose > 0) fprintf(s->out, "note: resending command 0x%02x after: %s\n", cmd, s->err);
+        }
+        if (gab_link_write(s->link, frame, n, s->timeout_ms, s->err, sizeof s->err) != 0) return -1;
+        s->frames++;
+        gab_parser_t p;
+        gab_parser_init(&p);
+        int got = 0;
+        while (got == 0) {
+            uint8_t buf[512];
+            long r = gab_link_read(s->link, buf, sizeof buf, s->timeout_ms, s->err, sizeof s->err);
+            if (r < 0) return -1;
+            if (r == 0) {
+                snprintf(s->err, sizeof s->err,
+                         "timeout: no response to command 0x%02x within %u ms (check the port, the baud rate "
+                         "and that the board is configured with the GPUArmor bitstream)", cmd, s->timeout_ms);
+                got = -2;
+                break;
+            }
+            for (long i = 0; i < r && got == 0; i++) got = gab_parser_feed(&p, buf[i]);
+        }
+        if (got == -2) continue;
+        if (got < 0) {
+            snprintf(s->err, sizeof s->err, "response to command 0x%02x failed its CRC", cmd);
+            continue;
+        }
+        if (p.cmd != cmd) {
+            snprintf(s->err, sizeof s->err, "response is for command 0x%02x, not 0x%02x (out of step)", p.cmd, cmd);
+            continue;
+        }
+        if (p.len < gab_base_len(s->lanes ? s->lanes : 1u) && p.len < 56u) {
+            snprintf(s->err, sizeof s->err, "response of %u bytes is shorter than the response block", p.len);
+            continue;
+        }
+        if (p.payload[0] == GAB_ST_BAD_CRC) {
+            snprintf(s->err, sizeof s->err, "the board saw a CRC error in command 0x%02x", cmd);
+            continue;
+        }
+        if ((p.payload[1] & GAB_FL_OVERRUN) && s->verbose > 0)
+            fprintf(s->out, "note: the board dropped bytes that arrived while it was busy\n");
+        memcpy(pay, p.payload, p.len);
+        *plen = p.len;
+        return 0;
+    }
+}
+
+static int board_status(gab_sess_t *s, const uint8_t *pay, const char *what)
+{
+    if (pay[0] == GAB_ST_OK) return 0;
+    s->board_errors++;
+    snprintf(s->err, sizeof s->err, "%s: the board answered %s", what, gab_status_name(pay[0]));
+    return -1;
+}
+
+int gab_sess_info(gab_sess_t *s, gab_info_t *info)
+{
+    uint8_t pay[256], len;
+    if (gab_sess_xfer(s, GAB_CMD_INFO, NULL, 0, pay, &len) != 0) return -1;
+    if (board_status(s, pay, "INFO") != 0) return -1;
+    if (len < 56u + 8u + GAB_INFO_LEN || (len - 56u - GAB_INFO_LEN) % 8u != 0u) {
+        snprintf(s->err, sizeof s->err, "INFO response has %u bytes: not a GPUArmor board of protocol %u?", len,
+                 GAB_VERSION);
+        return -1;
+    }
+    unsigned lanes = (len - 56u - GAB_INFO_LEN) / 8u;
+    const uint8_t *t = pay + gab_base_len(lanes);
+    if (t[0] != 'G' || t[1] != 'A') {
+        snprintf(s->err, sizeof s->err, "INFO magic is 0x%02x%02x, not \"GA\": wrong bitstream?", t[0], t[1]);
+        return -1;
+    }
+    gab_dec_info(t, info);
+    if (info->version != GAB_VERSION || info->lanes != lanes) {
+        snprintf(s->err, sizeof s->err, "board protocol version %u (Lanes %u), gaprobe speaks version %u",
+                 info->version, info->lanes, GAB_VERSION);
+        return -1;
+    }
+    return 0;
+}
+
+int gab_sess_open(gab_sess_t *s, const char *port, unsigned baud, const char *dump)
+{
+    if (gab_link_open(&s->link, port, baud, dump, s->err, sizeof s->err) != 0) return -1;
+    char e2[256];
+    if (gab_link_break(s->link, e2, sizeof e2) != 0 && s->verbose > 1)
+        fprintf(s->out, "note: %s (ignored: a pseudo-terminal has no break)\n", e2);
+    s->lanes = 0;
+    if (gab_sess_info(s, &s->info) != 0) return -1;
+    s->lanes = s->info.lanes;
+    if (gab_mirror_init(&s->mirror, &s->info, s->err, sizeof s->err) != 0) return -1;
+    s->mirror_ok = false;
+    return 0;
+}
+
+void gab_sess_close(gab_sess_t *s)
+{
+    if (s->mirror.mem != NULL) gab_mirror_free(&s->mirror);
+    gab_link_close(s->link);
+    s->link = NULL;
+}
+
+int gab_sess_reset(gab_sess_t *s)
+{
+    uint8_t pay[256], len;
+    if (gab_sess_xfer(s, GAB_CMD_RESET, NULL, 0, pay, &len) != 0) return -1;
+    if (board_status(s, pay, "RESET") != 0) return -1;
+    gab_mirror_reset(&s->mirror);
+    return 0;
+}
+
+int gab_sess_mem_write(gab_sess_t *s, unsigned line, const uint8_t data[32])
+{
+    uint8_t req[64], pay[256], len;
+    if (line >= (1u << s->info.mem_lines_log2)) {
+        snprintf(s->err, sizeof s->err, "memory line %u is outside the board's %u lines", line,
+                 1u << s->info.mem_lines_log2);
+        return -1;
+    }
+    char why[200];
+    if (!gab_mirror_line_fits(&s->mirror, data, why, sizeof why)) {
+        snprintf(s->err, sizeof s->err, "line %u: %s (docs/fpga.md §6)", line, why);
+        return -1;
+    }
+    size_t n = gab_pay_mem_write((uint16_t)line, data, req);
+    if (gab_sess_xfer(s, GAB_CMD_MEM_WRITE, req, (uint8_t)n, pay, &len) != 0) return -1;
+    if (board_status(s, pay, "MEM_WRITE") != 0) return -1;
+    gab_mirror_mem_write(&s->mirror, line, data);
+    return 0;
+}
+
+int gab_sess_begin(gab_sess_t *s, bool clear_mem)
+{
+    if (gab_sess_reset(s) != 0) return -1;
+    if (clear_mem) {
+        uint8_t z[32];
+        memset(z, 0, sizeof z);
+        for (unsigned l = 0; l < (1u << s->info.mem_lines_log2); l++)
+            if (gab_sess_mem_write(s, l, z) != 0) return -1;
+    }
+    s->mirror_ok = true;
+    return 0;
+}
+
+int gab_sess_op(gab_sess_t *s, const gab_req_t *r, gab_rsp_t *rsp)
+{
+    uint8_t req[256], pay[256], len;
+    char why[256];
+    if (!gab_mirror_req_fits(&s->mirror, r, why, sizeof why)) {
+        snprintf(s->err, sizeof s->err, "%s: %s (docs/fpga.md §6)", gab_op_name(r->op), why);
+        return -1;
+    }
+    size_t n = gab_pay_mlu_op(r, s->lanes, req);
+    if (gab_sess_xfer(s, GAB_CMD_MLU_OP, req, (uint8_t)n, pay, &len) != 0) return -1;
+    if (board_status(s, pay, gab_op_name(r->op)) != 0) return -1;
+    gab_dec_rsp(pay, s->lanes, rsp);
+    s->ops++;
+    if (s->verbose > 1) gab_print_rsp(s->out, rsp, s->lanes);
+    if (s->mirror_ok) {
+        gab_rsp_t exp;
+        gab_mirror_op(&s->mirror, r, &exp);
+        if (s->check) {
+            char msg[1024];
+            if (gab_mirror_compare(&s->mirror, &exp, rsp, msg, sizeof msg) != 0) {
+                char d[1400];
+                snprintf(d, sizeof d, "op %" PRIu64 " %s addr0=0x%" PRIx64 " md=0x%" PRIx64 ": %s", s->ops,
+                         gab_op_name(r->op), r->addr[0], r->md, msg);
+                gab_sess_mismatch(s, "response", d);
+            }
+        }
+    }
+    return 0;
+}
+
+int gab_sess_counters(gab_sess_t *s, bool clear, uint32_t cnt[GAB_NCNT])
+{
+    uint8_t req[1] = {clear ? 1u : 0u}, pay[256], len;
+    if (gab_sess_xfer(s, GAB_CMD_COUNTERS, req, 1, pay, &len) != 0) return -1;
+    if (board_status(s, pay, "COUNTERS") != 0) return -1;
+    if (len != gab_base_len(s->lanes) + GAB_CNT_LEN) {
+        snprintf(s->err, sizeof s->err, "COUNTERS response has %u bytes", len);
+        return -1;
+    }
+    gab_dec_counters(pay + gab_base_len(s->lanes), cnt);
+    if (s->mirror_ok && s->check) {
+        char msg[1024];
+        if (gab_mirror_compare_counters(&s->mirror, cnt, msg, sizeof msg) != 0) gab_sess_mismatch(s, "counters", msg);
+    }
+    if (clear) gab_mirror_clear_counters(&s->mirror);
+    return 0;
+}
+
+int gab_sess_check_regs(gab_sess_t *s)
+{
+    gab_info_t i;
+    if (gab_sess_info(s, &i) != 0) return -1;
+    if (s->mirror_ok && s->check) {
+        char msg[1024];
+        if (gab_mirror_compare_info(&s->mirror, &i, msg, sizeof msg) != 0) gab_sess_mismatch(s, "registers", msg);
+    }
+    return 0;
+}

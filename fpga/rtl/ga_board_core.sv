@@ -1,0 +1,692 @@
+// Copyright GPUArmor contributors.
+//
+// ga_board_core -- the FPGA prototype of one SM's MLU (docs/fpga.md): ga_mlu, its metadata memory in
+// block RAM (ga_board_mem), and a UART command engine that turns host frames into MLU operations and
+// answers each with the MLU's response and exception record.
+//
+//   uart_rx_i --> ga_uart_rx --> frame parser (sync, CMD, LEN, payload, CRC-8)
+//                                   | MLU_OP payload bytes load req_q (the request's fields)
+//                                   | MEM_WRITE payload goes to the block RAM two bytes at a time
+//                                   v
+//                               E_EXEC: one MLU request (valid/ready), then E_WAIT for its response
+//                                   |                     ga_mlu <--> ga_board_mem (mem_*)
+//                                   v                            <--> oracle answer from the request
+//                               E_TX: 0x5A, CMD, LEN, the response block (status, the MLU's response
+//                                     register, exception record), the command's trailer, CRC-8
+//   uart_tx_o <-- ga_uart_tx <------+
+//
+// One command at a time: the host sends a frame and waits for its response (docs/fpga.md §3). The
+// MLU's response register keeps its fields after the handshake (rsp_ready_i is tied high), so the
+// response block is read straight from the MLU's outputs while it is sent: no copy is kept here.
+//
+// Parameters:
+//   TagBits, MlbEntries   ga_mlu's (7|16, 1..64)
+//   Lanes                 1 .. 16 (the request frame carries 8 bytes per lane; 16 keeps it < 256 bytes)
+//   ClksPerBit            UART clock cycles per bit (f_clk / baud)
+//   MemLinesW             4 .. 8: log2 of the 32-byte lines of metadata memory (8: 8 KiB, 16 block RAMs)
+//   CntW                  width of each event counter, 8 .. 32
+//   ClkKhz                the clock frequency the build was made for, reported by INFO
+//   VaKeep                8 .. 64 - TagBits. Narrow builds (docs/fpga.md §6): request lane VAs and memory
+//                         entry fields keep their low VaKeep bits (tags and the pointers of the window
+//                         are kept); the host never sends a value that needs more. 64 - TagBits: full
+//                         width.
+//   MdKeep                16 .. 32. Narrow builds: bits kept of the request's md word (of each half for
+//                         MEMCHECK.S); ignored by full-width builds
+//   HwOnlyMode            0: compiler-mode-only build: ga_mlu's HwOnly = 0, so a CFG_WRITE of MODE = 1
+//                         (HWONLY) is refused with CFG_ERROR, MODE stays COMPILER and the HWOnly
+//                         sequencer is not built (docs/fpga.md §6)
+//   EndForm               ga_mlu's EndForm: 1 (the board's default) computes the MLB's range match and
+//                         the bounds check against the end bound base + size: the same functions with
+//                         fewer and shorter carry chains (docs/fpga.md §5.4)
+//   RegLookup             ga_mlu's RegLookup: 1 (the board's default) registers the MLB lookup before the
+//                         check; every operation answers one cycle later (docs/fpga.md §5.4)
+//
+// Ports: clk_i, rst_ni (asynchronous, active low), the two UART pins, status_o for LEDs
+//   [0] halted  [1] an MLU operation in flight  [2] toggles on every frame  [3] last frame failed
+
+`ifndef GA_ALWAYS_COMB
+`ifdef __ICARUS__
+`define GA_ALWAYS_COMB always @*
+`else
+`define GA_ALWAYS_COMB always_comb
+`endif
+`endif
+
+module ga_board_core #(
+  parameter int TagBits    = 7,
+  parameter int MlbEntries = 8,
+  parameter int Lanes      = 1,
+  parameter int ClksPerBit = 104,
+  parameter int MemLinesW  = 8,
+  parameter int CntW       = 24,
+  parameter int ClkKhz     = 12000,
+  parameter int VaKeep     = 64 - TagBits,
+  parameter int MdKeep     = 32,
+  parameter int HwOnlyMode = 1,
+  parameter int EndForm    = 1,
+  parameter int RegLookup  = 1
+) (
+  input  logic       clk_i,
+  input  logic       rst_ni,
+  input  logic       uart_rx_i,
+  output logic       uart_tx_o,
+  output logic [3:0] status_o
+);
+
+  localparam int V        = 64 - TagBits;
+  localparam int ReqBytes = 20 + 8 * Lanes;      // MLU_OP payload (docs/fpga.md §3.2)
+  localparam int BaseN    = 56 + 8 * Lanes;      // response block, every response
+  localparam int InfoN    = 32;                  // INFO trailer
+  localparam int NCnt     = 10;                  // counters: ops, mem reads, 8 event kinds
+  localparam int CntN     = 4 * NCnt;            // COUNTERS trailer
+  localparam int MemWBytes = 34;                 // MEM_WRITE payload: line (2), data (32)
+  localparam int SelN     = BaseN + InfoN + CntN;
+  localparam int SelW     = $clog2(SelN + 1);
+  localparam int PtrW     = MemLinesW + 5;       // byte address bits of the memory window
+
+  localparam bit ParamsBad = (Lanes < 1) || (Lanes > 16) || (CntW < 8) || (CntW > 32) || (MemLinesW < 4) ||
+                             (MemLinesW > 8) ||
+                             (VaKeep < 8) || (VaKeep > V) || (MdKeep < 16) || (MdKeep > 32);
+`ifdef __ICARUS__
+  initial begin
+    if (ParamsBad) $fatal(1, "ga_board_core: Lanes 1..16, CntW 8..32, MemLinesW 4..8, VaKeep 8..64-TagBits, MdKeep 16..32");
+  end
+`else
+  if (ParamsBad) begin : gen_bad_params
+    $error("ga_board_core: Lanes 1..16, CntW 8..32, MemLinesW 4..8, VaKeep 8..64-TagBits, MdKeep 16..32");
+  end
+`endif
+
+  // Command codes and board status (docs/fpga.md §3)
+  localparam logic [7:0] SYNC_REQ = 8'hA5;
+  localparam logic [7:0] SYNC_RSP = 8'h5A;
+  localparam logic [7:0] CMD_INFO      = 8'h01;
+  localparam logic [7:0] CMD_MLU_OP    = 8'h02;
+  localparam logic [7:0] CMD_MEM_WRITE = 8'h03;
+  localparam logic [7:0] CMD_COUNTERS  = 8'h04;
+  localparam logic [7:0] CMD_RESET     = 8'h05;
+  localparam logic [7:0] ST_OK        = 8'd0;
+  localparam logic [7:0] ST_BAD_CRC   = 8'd1;
+  localparam logic [7:0] ST_BAD_LEN   = 8'd2;
+  localparam logic [7:0] ST_BAD_CMD   = 8'd3;
+  localparam logic [7:0] ST_MEM_RANGE = 8'd4;
+
+  // CRC-8, polynomial x^8 + x^2 + x + 1 (0x07), initial value 0, no reflection, no final XOR.
+  function automatic logic [7:0] crc8(input logic [7:0] crc, input logic [7:0] b);
+    logic [7:0] c;
+    c = crc ^ b;
+    for (int i = 0; i < 8; i++) begin
+      c = c[7] ? ((c << 1) ^ 8'h07) : (c << 1);
+    end
+    crc8 = c;
+  endfunction
+
+  // ---------------------------------------------------------------------------------------------
+  // UART
+  // ---------------------------------------------------------------------------------------------
+  logic       rx_valid, rx_ferr, rx_brk;
+  logic [7:0] rx_data;
+  logic       tx_valid, tx_ready;
+  logic [7:0] tx_data;
+
+  ga_uart_rx #(.ClksPerBit(ClksPerBit)) u_rx (
+    .clk_i, .rst_ni, .rx_i(uart_rx_i),
+    .valid_o(rx_valid), .data_o(rx_data), .frame_err_o(rx_ferr), .break_o(rx_brk)
+  );
+  ga_uart_tx #(.ClksPerBit(ClksPerBit)) u_tx (
+    .clk_i, .rst_ni, .valid_i(tx_valid), .ready_o(tx_ready), .data_i(tx_data), .tx_o(uart_tx_o)
+  );
+
+  // ---------------------------------------------------------------------------------------------
+  // Engine state
+  // ---------------------------------------------------------------------------------------------
+  typedef enum logic [2:0] {
+    E_SYNC = 3'd0,  // waiting for the sync byte 0xA5
+    E_CMD  = 3'd1,  // command byte
+    E_LEN  = 3'd2,  // payload length byte
+    E_PAY  = 3'd3,  // payload bytes
+    E_CRC  = 3'd4,  // CRC byte; then the frame is judged
+    E_EXEC = 3'd5,  // run the command (MLU request until accepted; reset pulse)
+    E_WAIT = 3'd6,  // MLU request accepted, waiting for its response
+    E_TX   = 3'd7   // sending the response frame
+  } eng_state_e;
+
+  typedef enum logic [2:0] {
+    T_SYNC = 3'd0,  // 0x5A
+    T_CMD  = 3'd1,  // the command, echoed
+    T_LEN  = 3'd2,  // payload length
+    T_PAY  = 3'd3,  // response block and trailer
+    T_CRC  = 3'd4   // CRC-8 over CMD, LEN and payload
+  } tx_phase_e;
+
+  eng_state_e              st_q, st_d;
+  tx_phase_e               tph_q, tph_d;
+  logic [7:0]              cmd_q, cmd_d;
+  logic [7:0]              left_q, left_d;      // payload bytes still to receive / send
+  logic [7:0]              pidx_q, pidx_d;      // payload byte index (receive)
+  logic                    lenok_q, lenok_d;    // LEN is the command's payload length
+  logic [7:0]              crc_q, crc_d;
+  logic [7:0]              bst_q, bst_d;        // board status of this frame
+  logic [8*ReqBytes-1:0]   req_q, req_d;        // MLU_OP payload, byte 0 at [7:0]
+  logic [MemLinesW-1:0]    wline_q, wline_d;    // MEM_WRITE line
+  logic                    wbad_q, wbad_d;      // ... outside the memory
+  logic [7:0]              wlo_q, wlo_d;        // ... low byte of the column word being received
+  logic                    clr_q, clr_d;        // COUNTERS: clear after sending
+  logic [15:0]             cyc_q, cyc_d;        // MLU request accepted -> response, saturating
+  logic                    mrsp_q, mrsp_d;      // this frame carries a new MLU response
+  logic                    ferr_q, ferr_d;      // sticky: framing error since the last response
+  logic                    brk_q, brk_d;        // sticky: break since the last response
+  logic                    ovr_q, ovr_d;        // sticky: byte dropped while busy
+  logic [SelW-1:0]         sel_q, sel_d;        // response byte selector
+  logic [1:0]              mrst_q, mrst_d;      // MLU reset pulse (RESET command)
+  logic                    tog_q, tog_d;        // toggles per frame (LED)
+  logic                    fail_q, fail_d;      // last frame's status was not OK (LED)
+
+  // ---------------------------------------------------------------------------------------------
+  // The MLU and its memory
+  // ---------------------------------------------------------------------------------------------
+  localparam int AW = 64 * Lanes;
+  localparam logic [63:0] VaMask   = (VaKeep >= 64) ? '1 : ((64'd1 << VaKeep) - 64'd1);
+  localparam logic [63:0] KeepAddr = VaMask | ~((64'd1 << V) - 64'd1);  // tag + kept VA bits
+  localparam logic [63:0] KeepPtr  = (64'd1 << PtrW) - 64'd1;           // a window location
+  // Full width: every bit kept. Narrow: the request's md keeps its low MdKeep bits (a location, a
+  // register value) and, for MEMCHECK.S only, the low MdKeep bits of each half (shared base in [31:0],
+  // shared size in [63:32]): no register of the MLU that holds a location or a configuration value
+  // can then see a high bit, which lets synthesis drop those flops (docs/fpga.md §6).
+  localparam bit Narrow = (VaKeep < V);
+  localparam logic [31:0] MdMask = (MdKeep >= 32) ? '1 : ((32'd1 << MdKeep) - 32'd1);
+  localparam logic [63:0] KeepMdS = Narrow ? {MdMask, MdMask} : '1;
+  localparam logic [63:0] KeepMd  = Narrow ? {32'd0, MdMask} : '1;
+
+  logic                 mlu_rst_n;
+  logic                 req_valid, req_ready;
+  logic [2:0]           req_op, req_cfg_addr, req_size;
+  logic [15:0]          req_warp, orc_idx;
+  logic [Lanes-1:0]     req_active;
+  logic [63:0]          req_md;
+  logic [AW-1:0]        req_addr;
+  logic                 orc_found;
+
+  logic                 rsp_valid;
+  logic [0:0]           rsp_id;
+  logic [2:0]           rsp_op, rsp_exc_kind, rsp_exc_size;
+  logic [1:0]           rsp_status;
+  logic [63:0]          rsp_rd, rsp_exc_addr, rsp_exc_md, rsp_exc_tb, rsp_exc_esize;
+  logic [AW-1:0]        rsp_addr;
+  logic [Lanes-1:0]     rsp_fault;
+  logic [15:0]          rsp_exc_sm, rsp_exc_warp;
+  logic [4:0]           rsp_exc_lane;
+
+  logic                 mreq_valid, mreq_ready, mreq_len, mrsp_valid, mrsp_ready, mrsp_err;
+  logic [63:0]          mreq_addr;
+  logic [255:0]         mrsp_data, mrsp_data_kept;
+  logic                 orc_req_valid;
+  logic [63:0]          orc_req_va;
+
+  logic                 ev_valid;
+  logic [2:0]           ev_kind;
+  logic [0:0]           ev_id;
+  logic [5:0]           ev_slot;
+  logic [4:0]           ev_lane;
+
+  logic                 halted, cfg_mode, cfg_policy;
+  logic [1:0]           cfg_layout;
+  logic [63:0]          cfg_root;
+  logic [31:0]          cfg_step_limit;
+  logic [15:0]          cfg_sm_id;
+  logic [4:0]           cfg_tag_bits;
+
+  // Request fields (docs/fpga.md §3.2), from the payload register.
+  assign req_op       = req_q[0*8 +: 3];
+  assign req_cfg_addr = req_q[1*8 +: 3];
+  assign req_size     = req_q[2*8 +: 3];
+  assign orc_found    = req_q[3*8];
+  assign req_warp     = req_q[4*8 +: 16];
+  assign req_active   = req_q[6*8 +: Lanes];
+  assign orc_idx      = req_q[10*8 +: 16];
+  logic [63:0] md_kept;
+  assign md_kept = req_q[12*8 +: 64] & ((req_op == ga_pkg::OP_MEMCHECK_S) ? KeepMdS : KeepMd);
+  assign req_md = md_kept;
+  for (genvar l = 0; l < Lanes; l++) begin : gen_lane
+    assign req_addr[64*l +: 64] = req_q[(20 + 8*l)*8 +: 64] & KeepAddr;
+  end
+
+  // Narrow builds keep only the entry's tag and kept VA bits, the size's kept bits and the window
+  // bits of the two node pointers; full builds pass the memory data through.
+  localparam logic [63:0] KeepP = Narrow ? KeepPtr : '1;
+  assign mrsp_data_kept = {mrsp_data[255:192] & KeepP, mrsp_data[191:128] & KeepP,
+                           mrsp_data[127:64] & VaMask, mrsp_data[63:0] & KeepAddr};
+
+  assign req_valid = (st_q == E_EXEC) && (cmd_q == CMD_MLU_OP) && (bst_q == ST_OK);
+
+  ga_mlu #(
+    .TagBits    (TagBits),
+    .MlbEntries (MlbEntries),
+    .Lanes      (Lanes),
+    .IdW        (1),
+    .EndForm    (EndForm),
+    .HwOnly     ((HwOnlyMode != 0) ? 1 : 0),
+    .RegLookup  (RegLookup)
+  ) u_mlu (
+    .clk_i,
+    .rst_ni           (mlu_rst_n),
+    .req_valid_i      (req_valid),
+    .req_ready_o      (req_ready),
+    .req_op_i         (req_op),
+    .req_id_i         (1'b0),
+    .req_warp_i       (req_warp),
+    .req_active_i     (req_active),
+    .req_addr_i       (req_addr),
+    .req_size_i       (req_size),
+    .req_md_i         (req_md),
+    .req_cfg_addr_i   (req_cfg_addr),
+    .rsp_valid_o      (rsp_valid),
+    .rsp_ready_i      (1'b1),
+    .rsp_id_o         (rsp_id),
+    .rsp_op_o         (rsp_op),
+    .rsp_status_o     (rsp_status),
+    .rsp_rd_o         (rsp_rd),
+    .rsp_addr_o       (rsp_addr),
+    .rsp_fault_o      (rsp_fault),
+    .rsp_exc_kind_o   (rsp_exc_kind),
+    .rsp_exc_addr_o   (rsp_exc_addr),
+    .rsp_exc_md_o     (rsp_exc_md),
+    .rsp_exc_tb_o     (rsp_exc_tb),
+    .rsp_exc_esize_o  (rsp_exc_esize),
+    .rsp_exc_size_o   (rsp_exc_size),
+    .rsp_exc_sm_o     (rsp_exc_sm),
+    .rsp_exc_warp_o   (rsp_exc_warp),
+    .rsp_exc_lane_o   (rsp_exc_lane),
+    .mem_req_valid_o  (mreq_valid),
+    .mem_req_ready_i  (mreq_ready),
+    .mem_req_addr_o   (mreq_addr),
+    .mem_req_len_o    (mreq_len),
+    .mem_rsp_valid_i  (mrsp_valid),
+    .mem_rsp_ready_o  (mrsp_ready),
+    .mem_rsp_data_i   (mrsp_data_kept),
+    .mem_rsp_err_i    (mrsp_err),
+    .orc_req_valid_o  (orc_req_valid),
+    .orc_req_ready_i  (1'b1),
+    .orc_req_va_o     (orc_req_va),
+    .orc_rsp_valid_i  (orc_req_valid),       // answered in the request's own cycle (latency 0)
+    .orc_rsp_found_i  (orc_found),
+    .orc_rsp_idx_i    ({48'd0, orc_idx}),
+    .ev_valid_o       (ev_valid),
+    .ev_kind_o        (ev_kind),
+    .ev_id_o          (ev_id),
+    .ev_slot_o        (ev_slot),
+    .ev_lane_o        (ev_lane),
+    .halted_o         (halted),
+    .cfg_mode_o       (cfg_mode),
+    .cfg_layout_o     (cfg_layout),
+    .cfg_root_o       (cfg_root),
+    .cfg_step_limit_o (cfg_step_limit),
+    .cfg_policy_o     (cfg_policy),
+    .cfg_sm_id_o      (cfg_sm_id),
+    .cfg_tag_bits_o   (cfg_tag_bits)
+  );
+
+  // MEM_WRITE: the second byte of each column word writes it.
+  logic       mw_en;
+  logic [3:0] mw_word;
+  assign mw_en   = (st_q == E_PAY) && rx_valid && (cmd_q == CMD_MEM_WRITE) && lenok_q && !wbad_q &&
+                   (pidx_q >= 8'd2) && pidx_q[0];
+  assign mw_word = 4'((pidx_q - 8'd2) >> 1);
+
+  ga_board_mem #(.LinesW(MemLinesW)) u_mem (
+    .clk_i,
+    .rst_ni,
+    .mem_req_valid_i (mreq_valid),
+    .mem_req_ready_o (mreq_ready),
+    .mem_req_addr_i  (mreq_addr),
+    .mem_req_len_i   (mreq_len),
+    .mem_rsp_valid_o (mrsp_valid),
+    .mem_rsp_ready_i (mrsp_ready),
+    .mem_rsp_data_o  (mrsp_data),
+    .mem_rsp_err_o   (mrsp_err),
+    .wr_en_i         (mw_en),
+    .wr_line_i       (wline_q),
+    .wr_word_i       (mw_word),
+    .wr_data_i       ({rx_data, wlo_q})
+  );
+
+  // ---------------------------------------------------------------------------------------------
+  // Counters (docs/fpga.md §3.5): MLU requests accepted, metadata reads, MLB events by kind.
+  // Cleared by RESET and, on request, after a COUNTERS response.
+  // ---------------------------------------------------------------------------------------------
+  logic [NCnt*CntW-1:0] cnt_q, cnt_d;
+  logic                 cnt_clr;
+
+  `GA_ALWAYS_COMB begin
+    cnt_d = cnt_q;
+    if (cnt_clr) begin
+      cnt_d = '0;
+    end else begin
+      if (req_valid && req_ready) cnt_d[0 +: CntW] = cnt_q[0 +: CntW] + 1'b1;
+      if (mreq_valid && mreq_ready) cnt_d[CntW +: CntW] = cnt_q[CntW +: CntW] + 1'b1;
+      for (int k = 0; k < 8; k++) begin
+        if (ev_valid && ev_kind == 3'(k)) begin
+          cnt_d[(2 + k)*CntW +: CntW] = cnt_q[(2 + k)*CntW +: CntW] + 1'b1;
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Response bytes: one selector over {counters, info, response block} (docs/fpga.md §3.3-§3.5)
+  // ---------------------------------------------------------------------------------------------
+  logic [8*SelN-1:0] rvec;
+  logic [8*BaseN-1:0] base_v;
+  logic [8*InfoN-1:0] info_v;
+  logic [8*CntN-1:0]  cnt_v;
+
+  assign base_v[0*8 +: 8]   = bst_q;
+  assign base_v[1*8 +: 8]   = {3'd0, ovr_q, brk_q, ferr_q, mrsp_q, halted};
+  assign base_v[2*8 +: 8]   = {3'd0, rsp_op, rsp_status};
+  assign base_v[3*8 +: 8]   = {5'd0, rsp_exc_kind};
+  assign base_v[4*8 +: 32]  = 32'(rsp_fault);
+  assign base_v[8*8 +: 16]  = cyc_q;
+  assign base_v[10*8 +: 64] = rsp_rd;
+  assign base_v[18*8 +: 64] = rsp_exc_addr;
+  assign base_v[26*8 +: 64] = rsp_exc_md;
+  assign base_v[34*8 +: 64] = rsp_exc_tb;
+  assign base_v[42*8 +: 64] = rsp_exc_esize;
+  assign base_v[50*8 +: 8]  = {5'd0, rsp_exc_size};
+  assign base_v[51*8 +: 8]  = {3'd0, rsp_exc_lane};
+  assign base_v[52*8 +: 16] = rsp_exc_sm;
+  assign base_v[54*8 +: 16] = rsp_exc_warp;
+  assign base_v[56*8 +: AW] = rsp_addr;
+
+  assign info_v[0*8 +: 16]  = 16'h4147;                 // "GA"
+  assign info_v[2*8 +: 8]   = 8'd1;                     // protocol version
+  assign info_v[3*8 +: 8]   = 8'(TagBits);
+  assign info_v[4*8 +: 8]   = 8'(MlbEntries);
+  assign info_v[5*8 +: 8]   = 8'(Lanes);
+  assign info_v[6*8 +: 8]   = 8'(MemLinesW);
+  assign info_v[7*8 +: 8]   = 8'(CntW);
+  assign info_v[8*8 +: 32]  = 32'(ClkKhz);
+  assign info_v[12*8 +: 16] = 16'(ClksPerBit);
+  assign info_v[14*8 +: 8]  = {3'd0, (HwOnlyMode != 0), cfg_policy, cfg_layout, cfg_mode};
+  assign info_v[15*8 +: 8]  = {3'd0, cfg_tag_bits};
+  assign info_v[16*8 +: 64] = cfg_root;
+  assign info_v[24*8 +: 32] = cfg_step_limit;
+  assign info_v[28*8 +: 16] = cfg_sm_id;
+  assign info_v[30*8 +: 8]  = 8'(VaKeep);
+  assign info_v[31*8 +: 8]  = Narrow ? 8'(MdKeep) : 8'd64;
+
+  for (genvar k = 0; k < NCnt; k++) begin : gen_cnt_bytes
+    assign cnt_v[k*32 +: 32] = 32'(cnt_q[k*CntW +: CntW]);
+  end
+
+  assign rvec = {cnt_v, info_v, base_v};
+
+  logic [7:0] pay_byte;
+  assign pay_byte = rvec[8*sel_q +: 8];
+
+  // ---------------------------------------------------------------------------------------------
+  // Engine
+  // ---------------------------------------------------------------------------------------------
+  logic [7:0] exp_len;      // payload length the command must have
+  logic       cmd_known;
+  `GA_ALWAYS_COMB begin
+    cmd_known = 1'b1;
+    case (cmd_q)
+      CMD_INFO:      exp_len = 8'd0;
+      CMD_MLU_OP:    exp_len = 8'(ReqBytes);
+      CMD_MEM_WRITE: exp_len = 8'(MemWBytes);
+      CMD_COUNTERS:  exp_len = 8'd1;
+      CMD_RESET:     exp_len = 8'd0;
+      default: begin
+        exp_len   = 8'd0;
+        cmd_known = 1'b0;
+      end
+    endcase
+  end
+
+  logic [7:0] rsp_len;      // response payload length
+  assign rsp_len = (bst_q != ST_OK) ? 8'(BaseN) :
+                   (cmd_q == CMD_INFO) ? 8'(BaseN + InfoN) :
+                   (cmd_q == CMD_COUNTERS) ? 8'(BaseN + CntN) : 8'(BaseN);
+
+  `GA_ALWAYS_COMB begin
+    st_d    = st_q;
+    tph_d   = tph_q;
+    cmd_d   = cmd_q;
+    left_d  = left_q;
+    pidx_d  = pidx_q;
+    lenok_d = lenok_q;
+    crc_d   = crc_q;
+    bst_d   = bst_q;
+    req_d   = req_q;
+    wline_d = wline_q;
+    wbad_d  = wbad_q;
+    wlo_d   = wlo_q;
+    clr_d   = clr_q;
+    cyc_d   = cyc_q;
+    mrsp_d  = mrsp_q;
+    ferr_d  = ferr_q || rx_ferr;
+    brk_d   = brk_q || rx_brk;
+    ovr_d   = ovr_q;
+    sel_d   = sel_q;
+    mrst_d  = {mrst_q[0], 1'b0};
+    tog_d   = tog_q;
+    fail_d  = fail_q;
+    tx_valid = 1'b0;
+    tx_data  = 8'd0;
+    cnt_clr  = (mrst_q != 2'b00);
+
+    case (st_q)
+      E_SYNC: begin
+        if (rx_valid && rx_data == SYNC_REQ) st_d = E_CMD;
+      end
+      E_CMD: begin
+        if (rx_valid) begin
+          cmd_d = rx_data;
+          crc_d = crc8(8'd0, rx_data);
+          st_d  = E_LEN;
+        end
+      end
+      E_LEN: begin
+        if (rx_valid) begin
+          crc_d   = crc8(crc_q, rx_data);
+          left_d  = rx_data;
+          pidx_d  = 8'd0;
+          lenok_d = cmd_known && (rx_data == exp_len);
+          wbad_d  = 1'b0;
+          clr_d   = 1'b0;
+          st_d    = (rx_data == 8'd0) ? E_CRC : E_PAY;
+        end
+      end
+      E_PAY: begin
+        if (rx_valid) begin
+          crc_d  = crc8(crc_q, rx_data);
+          left_d = left_q - 1'b1;
+          pidx_d = pidx_q + 1'b1;
+          if (cmd_q == CMD_MLU_OP) begin
+            // Each byte loads its own register (not a shift chain), so that a narrow build's unused
+            // request bits are constant and synthesis removes their flops.
+            for (int k = 0; k < ReqBytes; k++) begin
+              if (pidx_q == 8'(k)) req_d[8*k +: 8] = rx_data;
+            end
+          end
+          if (cmd_q == CMD_MEM_WRITE) begin
+            if (pidx_q == 8'd0) begin                  // line, low byte
+              wline_d = rx_data[MemLinesW-1:0];
+              wbad_d  = ((rx_data >> MemLinesW) != 8'd0);
+            end else if (pidx_q == 8'd1) begin         // line, high byte
+              wbad_d = wbad_q || (rx_data != 8'd0);
+            end else if (!pidx_q[0]) begin
+              wlo_d = rx_data;
+            end
+          end
+          if (cmd_q == CMD_COUNTERS && pidx_q == 8'd0) begin
+            clr_d = rx_data[0];
+          end
+          if (left_q == 8'd1) st_d = E_CRC;
+        end
+      end
+      E_CRC: begin
+        if (rx_valid) begin
+          if (rx_data != crc_q)                        bst_d = ST_BAD_CRC;
+          else if (!cmd_known)                         bst_d = ST_BAD_CMD;
+          else if (!lenok_q)                           bst_d = ST_BAD_LEN;
+          else if (cmd_q == CMD_MEM_WRITE && wbad_q)   bst_d = ST_MEM_RANGE;
+          else                                         bst_d = ST_OK;
+          mrsp_d = 1'b0;
+          st_d   = E_EXEC;
+        end
+      end
+      E_EXEC: begin
+        if (bst_q != ST_OK) begin
+          st_d = E_TX;
+        end else if (cmd_q == CMD_MLU_OP) begin
+          if (req_ready) begin                         // req_valid is high in this state
+            cyc_d = 16'd0;
+            st_d  = E_WAIT;
+          end
+        end else if (cmd_q == CMD_RESET) begin
+          mrst_d = 2'b11;                              // two cycles of MLU reset, counters cleared
+          cyc_d  = 16'd0;
+          st_d   = E_TX;
+        end else begin
+          st_d = E_TX;
+        end
+      end
+      E_WAIT: begin
+        cyc_d = (cyc_q == 16'hFFFF) ? cyc_q : cyc_q + 1'b1;
+        if (rsp_valid) begin
+          mrsp_d = 1'b1;
+          st_d   = E_TX;
+        end
+      end
+      E_TX: begin
+        tx_valid = (mrst_q == 2'b00);                  // after a reset pulse, the MLU's fields are 0
+        case (tph_q)
+          T_SYNC: begin
+            tx_data = SYNC_RSP;
+            if (tx_valid && tx_ready) begin
+              crc_d = 8'd0;
+              tph_d = T_CMD;
+            end
+          end
+          T_CMD: begin
+            tx_data = cmd_q;
+            if (tx_valid && tx_ready) begin
+              crc_d = crc8(crc_q, tx_data);
+              tph_d = T_LEN;
+            end
+          end
+          T_LEN: begin
+            tx_data = rsp_len;
+            if (tx_valid && tx_ready) begin
+              crc_d  = crc8(crc_q, tx_data);
+              left_d = rsp_len;
+              sel_d  = '0;
+              tph_d  = T_PAY;
+            end
+          end
+          T_PAY: begin
+            tx_data = pay_byte;
+            if (tx_valid && tx_ready) begin
+              crc_d  = crc8(crc_q, tx_data);
+              left_d = left_q - 1'b1;
+              sel_d  = sel_q + 1'b1;
+              if (sel_q == SelW'(BaseN - 1) && cmd_q == CMD_COUNTERS) begin
+                sel_d = SelW'(BaseN + InfoN);          // skip the INFO trailer
+              end
+              if (left_q == 8'd1) tph_d = T_CRC;
+            end
+          end
+          T_CRC: begin
+            tx_data = crc_q;
+            if (tx_valid && tx_ready) begin
+              tph_d  = T_SYNC;
+              st_d   = E_SYNC;
+              tog_d  = !tog_q;
+              fail_d = (bst_q != ST_OK);
+              ferr_d = rx_ferr;
+              brk_d  = rx_brk;
+              ovr_d  = 1'b0;
+              cnt_clr = (bst_q == ST_OK) && (cmd_q == CMD_COUNTERS) && clr_q;
+            end
+          end
+          default: tph_d = T_SYNC;
+        endcase
+      end
+      default: st_d = E_SYNC;
+    endcase
+
+    // A byte that arrives while a command runs or its response is sent is dropped (the host waits
+    // for each response); a break abandons a half-received frame.
+    if (rx_valid && (st_q == E_EXEC || st_q == E_WAIT || st_q == E_TX)) ovr_d = 1'b1;
+    if (rx_brk && st_q != E_EXEC && st_q != E_WAIT && st_q != E_TX) st_d = E_SYNC;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q    <= E_SYNC;
+      tph_q   <= T_SYNC;
+      cmd_q   <= 8'd0;
+      left_q  <= 8'd0;
+      pidx_q  <= 8'd0;
+      lenok_q <= 1'b0;
+      crc_q   <= 8'd0;
+      bst_q   <= ST_OK;
+      req_q   <= '0;
+      wline_q <= '0;
+      wbad_q  <= 1'b0;
+      wlo_q   <= 8'd0;
+      clr_q   <= 1'b0;
+      cyc_q   <= 16'd0;
+      mrsp_q  <= 1'b0;
+      ferr_q  <= 1'b0;
+      brk_q   <= 1'b0;
+      ovr_q   <= 1'b0;
+      sel_q   <= '0;
+      mrst_q  <= 2'b00;
+      tog_q   <= 1'b0;
+      fail_q  <= 1'b0;
+      cnt_q   <= '0;
+    end else begin
+      st_q    <= st_d;
+      tph_q   <= tph_d;
+      cmd_q   <= cmd_d;
+      left_q  <= left_d;
+      pidx_q  <= pidx_d;
+      lenok_q <= lenok_d;
+      crc_q   <= crc_d;
+      bst_q   <= bst_d;
+      req_q   <= req_d;
+      wline_q <= wline_d;
+      wbad_q  <= wbad_d;
+      wlo_q   <= wlo_d;
+      clr_q   <= clr_d;
+      cyc_q   <= cyc_d;
+      mrsp_q  <= mrsp_d;
+      ferr_q  <= ferr_d;
+      brk_q   <= brk_d;
+      ovr_q   <= ovr_d;
+      sel_q   <= sel_d;
+      mrst_q  <= mrst_d;
+      tog_q   <= tog_d;
+      fail_q  <= fail_d;
+      cnt_q   <= cnt_d;
+    end
+  end
+
+  // MLU reset: the board reset, or the RESET command's pulse (a register: no glitch on the async
+  // reset input).
+  logic mrst_n_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) mrst_n_q <= 1'b0;
+    else         mrst_n_q <= (mrst_d == 2'b00);
+  end
+  assign mlu_rst_n = mrst_n_q;
+
+  assign status_o = {fail_q, tog_q, (st_q == E_WAIT), halted};
+
+  // Unused MLU outputs: the id is always 0, the oracle VA and event slot/lane are not reported.
+  logic unused;
+  assign unused = ^{rsp_id, orc_req_va, ev_id, ev_slot, ev_lane, rsp_valid && 1'b0};
+
+endmodule : ga_board_core

@@ -1,0 +1,31 @@
+# mk/formal.mk — formal verification of rtl/ with Yosys 0.23 + yosys-smtbmc + z3 and ABC (no
+# SymbiYosys: not in Debian). Included by the top Makefile; run from the repository root.
+# The jobs are listed in scripts/formal/jobs.txt (CI set) and scripts/formal/jobs-full.txt (full
+# sizes, slow); scripts/formal/fv.sh runs one job; the properties live in rtl/formal/. Every
+# property, its status, run time and what it does not cover: docs/verification.md.
+# Output: build/formal/<job>/ (status, logs, cex.vcd / induct.vcd / cover_N.vcd for GTKWave).
+
+FV_DIR       := scripts/formal
+FV_OUT       ?= $(BUILD)/formal
+FV_JOBS      ?=
+FV_MUTANTS   ?=
+
+.PHONY: formal formal-full formal-mutants formal-deps formal-clean
+
+##@ Formal verification (yosys-smtbmc + z3, ABC; docs/verification.md)
+
+formal-deps:
+	@command -v yosys >/dev/null && command -v yosys-smtbmc >/dev/null && command -v z3 >/dev/null \
+	  && command -v yosys-abc >/dev/null || { echo "formal: needs yosys, yosys-smtbmc, yosys-abc, z3 (make deps)"; exit 1; }
+
+formal: formal-deps ## Every CI proof and cover (FV_JOBS="a b" for some); summary table; fails on FAIL/UNKNOWN/ERROR
+	@FV_OUT=$(FV_OUT) bash $(FV_DIR)/run_jobs.sh $(FV_DIR)/jobs.txt $(FV_JOBS)
+
+formal-full: formal-deps ## Full-size extras: ga_check at 32 lanes, the MLB at 16 entries, bounded MLU liveness (slow: ~12 min)
+	@FV_OUT=$(FV_OUT) bash $(FV_DIR)/run_jobs.sh $(FV_DIR)/jobs-full.txt $(FV_JOBS)
+
+formal-mutants: formal-deps ## Deliberate RTL bugs (FV_MUTANTS="a b" for some): each must FAIL with a counterexample VCD
+	@FV_OUT=$(FV_OUT)/mutants bash $(FV_DIR)/mutants.sh $(FV_MUTANTS)
+
+formal-clean: ## Remove build/formal
+	rm -rf $(FV_OUT)

@@ -1,0 +1,169 @@
+# mk/fpga.mk — the iCE40 prototype (docs/fpga.md): board top, bitstreams (Yosys synth_ice40, nextpnr-ice40,
+# icepack), the host tool gaprobe, and the Verilator bench of the board core behind a pseudo-terminal.
+# Included by the top Makefile and run from the repository root; every path here is relative to it.
+#
+#   build/rel/fpga/gaprobe           host tool (C11, links the golden model and the trace library)
+#   build/fpga-sim/<cfg>/gab_bench   Verilated board core + UART line models + pty (fpga/sim/)
+#   build/fpga/<build>/              synthesis, place and route, bitstream and reports of one build
+
+VERILATOR     ?= verilator
+YOSYS         ?= yosys
+FPGA_RTL      := rtl/ga_pkg.sv rtl/ga_mlb.sv rtl/ga_check.sv rtl/ga_walker.sv \
+                 rtl/ga_mlu.sv fpga/rtl/ga_uart_rx.sv fpga/rtl/ga_uart_tx.sv fpga/rtl/ga_board_mem.sv \
+                 fpga/rtl/ga_board_core.sv
+GAPROBE_SRC   := fpga/host/gaprobe.c fpga/host/gab_proto.c fpga/host/gab_link.c fpga/host/gab_mirror.c \
+                 fpga/host/gab_sess.c fpga/host/gab_selftest.c fpga/host/gab_replay.c
+GAPROBE_H     := $(wildcard fpga/host/*.h cmodel/*.h sim/trace/*.h)
+GAPROBE       := $(BUILD)/rel/fpga/gaprobe
+
+# ---------------------------------------------------------------------------------------------------
+# gaprobe. gab_replay.o defines ga_backend_rtl and is linked before libgatrace.a, so the trace
+# library's replay hook resolves to the board backend (sim/trace/ga_replay.h).
+$(BUILD)/rel/fpga/%.o: fpga/host/%.c $(GAPROBE_H) | $(BUILD)/rel/fpga
+	$(CC) $(CFLAGS_BASE) -Isim/trace -Isim -O2 -g -c $< -o $@
+$(BUILD)/rel/fpga:
+	mkdir -p $@
+$(GAPROBE): $(patsubst fpga/host/%.c,$(BUILD)/rel/fpga/%.o,$(GAPROBE_SRC)) $(BUILD)/rel/libgatrace.a $(BUILD)/rel/libgamodel.a
+	$(CC) $^ -lz -lm -o $@
+
+# ---------------------------------------------------------------------------------------------------
+# Verilator bench configurations: <name> TagBits MlbEntries Lanes ClksPerBit VaKeep MdKeep CntW HwOnlyMode
+# (every bench has the board's EndForm = 1, as every bitstream)
+#   m8     the hx8k_m8 build's core (8 entries, VA kept to 16 bits, compiler mode only), 8 clocks per bit
+#   m4     the hx8k_m4 build's core (4 entries, VA kept to 16 bits, both modes)
+#   full16 full 64-bit widths, 16-bit tags, 16 entries (fits no iCE40: simulation only)
+#   real   the hx8k_m8 core with the real divider (40.5 MHz / 115 200 baud = 352 clocks per bit)
+FPGA_SIM_CFGS := m8 m4 full16 real
+fsim_par_m8     := 7 8 1 8 16 16 16 0
+fsim_par_m4     := 7 4 1 8 16 16 16 1
+fsim_par_full16 := 16 16 1 8 48 32 24 1
+fsim_par_real   := 7 8 1 352 16 16 16 0
+fsim_w = $(word $(2),$(fsim_par_$(1)))
+FSIM_DIR := $(BUILD)/fpga-sim
+
+define fsim_model
+$(FSIM_DIR)/$(1)/gab_bench: $(FPGA_RTL) fpga/sim/gab_bench.cpp mk/fpga.mk
+	@mkdir -p $(FSIM_DIR)/$(1)
+	@$(VERILATOR) --cc --exe --build -Wall -Wno-fatal --assert -O3 -j 2 --top-module ga_board_core \
+	  --prefix Vgab_$(1) -GTagBits=$(call fsim_w,$(1),1) -GMlbEntries=$(call fsim_w,$(1),2) \
+	  -GLanes=$(call fsim_w,$(1),3) -GClksPerBit=$(call fsim_w,$(1),4) -GVaKeep=$(call fsim_w,$(1),5) \
+	  -GMdKeep=$(call fsim_w,$(1),6) -GCntW=$(call fsim_w,$(1),7) -GHwOnlyMode=$(call fsim_w,$(1),8) -CFLAGS '-O2 -DGAB_VTOP=Vgab_$(1) -DGAB_VTOP_H=\"Vgab_$(1).h\" -DGAB_CPB=$(call fsim_w,$(1),4)' \
+	  -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache -Mdir $(abspath $(FSIM_DIR)/$(1)/obj) -o $(abspath $$@) \
+	  $(abspath rtl/verilator_waiver.vlt) $(abspath $(FPGA_RTL)) $(abspath fpga/sim/gab_bench.cpp) \
+	  > $(FSIM_DIR)/$(1)/build.log 2>&1 || { tail -30 $(FSIM_DIR)/$(1)/build.log; exit 1; }
+	@! grep -n '%Warning\|%Error' $(FSIM_DIR)/$(1)/build.log
+endef
+$(foreach c,$(FPGA_SIM_CFGS),$(eval $(call fsim_model,$(c))))
+
+# What `make fpga-sim` runs (fpga/sim/run.sh): per configuration a gaprobe session against the bench.
+FSIM_OPS   ?= 1500
+FSIM_SEED  ?= 1
+
+.PHONY: gaprobe fpga-sim fpga-sim-deps
+
+##@ FPGA prototype (docs/fpga.md)
+
+gaprobe: $(GAPROBE) ## Build the host tool gaprobe (build/rel/fpga/gaprobe)
+
+fpga-sim: $(GAPROBE) $(foreach c,$(FPGA_SIM_CFGS),$(FSIM_DIR)/$(c)/gab_bench) ## Board core in Verilator behind a pty, driven by gaprobe, checked against the model (~1 min)
+	@bash fpga/sim/run.sh --build $(BUILD) --ops $(FSIM_OPS) --seed $(FSIM_SEED) $(FPGA_SIM_CFGS)
+
+# ---------------------------------------------------------------------------------------------------
+# iCE40 builds: <name>: board, clock (MHz; 12 = the oscillator, no PLL; else icepll's nearest
+# achievable frequency), chparam arguments of the top. Every board builds the MLU with EndForm = 1 and
+# RegLookup = 1 (ga_board_core defaults; docs/fpga.md §5.4). docs/fpga.md §5 explains the choice:
+#   hx8k_m8   the goal build: 8 entries, VA and md kept to 16 bits, compiler mode only, 40.5 MHz PLL
+#   hx8k_m4   4 entries with both modes (the HWOnly sequencer's lookups are not registered), 24 MHz PLL
+#   hx8k_m16  16 entries, as hx8k_m8 otherwise, 30 MHz PLL
+#   up5k_m2   the iCEBreaker (UP5K), 2 entries, compiler mode only, on the 12 MHz oscillator
+#   hx8k_m16_va12  16 entries with VA kept to 12 bits (md 16), compiler mode only, 30 MHz PLL
+#   hx8k_m8_full, hx8k_m16_full  full width (57-bit VA, 32-bit md kept), compiler mode only: what the
+#             unnarrowed unit needs (expected not to fit; measured)
+# FPGA_BUILDS_QUICK is the CI subset (hx8k_m8, about 7 min on 2 cores). FPGA_SEED (default 1) is
+# nextpnr's seed; FPGA_PNR_OPTS adds nextpnr options (both recorded in result.txt).
+FPGA_BUILDS       := hx8k_m8 hx8k_m4 hx8k_m16 up5k_m2 hx8k_m16_va12 hx8k_m8_full hx8k_m16_full
+FPGA_BUILDS_QUICK := hx8k_m8
+FPGA_DIR          := $(BUILD)/fpga
+FPGA_NARROW       := -set VaKeep 16 -set MdKeep 16 -set CntW 16
+fpga_board_hx8k_m8      := hx8k
+fpga_mhz_hx8k_m8        := 40.5
+fpga_par_hx8k_m8        := -set TagBits 7 -set MlbEntries 8 $(FPGA_NARROW) -set HwOnlyMode 0
+fpga_board_hx8k_m4      := hx8k
+fpga_mhz_hx8k_m4        := 24
+fpga_par_hx8k_m4        := -set TagBits 7 -set MlbEntries 4 $(FPGA_NARROW)
+fpga_board_hx8k_m16     := hx8k
+fpga_mhz_hx8k_m16       := 30
+fpga_par_hx8k_m16       := -set TagBits 7 -set MlbEntries 16 $(FPGA_NARROW) -set HwOnlyMode 0
+fpga_board_up5k_m2      := icebreaker
+fpga_mhz_up5k_m2        := 12
+fpga_par_up5k_m2        := -set TagBits 7 -set MlbEntries 2 $(FPGA_NARROW) -set HwOnlyMode 0
+fpga_board_hx8k_m16_va12 := hx8k
+fpga_mhz_hx8k_m16_va12   := 30
+fpga_par_hx8k_m16_va12   := -set TagBits 7 -set MlbEntries 16 -set VaKeep 12 -set MdKeep 16 -set CntW 16 -set HwOnlyMode 0
+fpga_board_hx8k_m8_full  := hx8k
+fpga_mhz_hx8k_m8_full    := 40.5
+fpga_par_hx8k_m8_full    := -set TagBits 7 -set MlbEntries 8 -set MdKeep 32 -set HwOnlyMode 0
+fpga_board_hx8k_m16_full := hx8k
+fpga_mhz_hx8k_m16_full   := 30
+fpga_par_hx8k_m16_full   := -set TagBits 7 -set MlbEntries 16 -set MdKeep 32 -set HwOnlyMode 0
+
+FPGA_DEPS := $(FPGA_RTL) fpga/rtl/ga_board_hx8k.sv fpga/rtl/ga_board_icebreaker.sv fpga/ice40.sh \
+             constraints/hx8k_breakout.pcf constraints/icebreaker.pcf
+
+$(FPGA_DIR)/%/result.txt: $(FPGA_DEPS)
+	@mkdir -p $(FPGA_DIR)
+	@bash fpga/ice40.sh $* $(fpga_board_$*) $(fpga_mhz_$*) "$(fpga_par_$*)" $(FPGA_DIR)
+
+# Timing probes (docs/fpga.md §5.3): one block alone between registers.
+FPGA_PROBES := mlb8_va16 check1_va16 mlb8_full check1_full
+probe_top_mlb8_va16   := ga_tim_mlb
+probe_par_mlb8_va16   := -set TagBits 7 -set Entries 8 -set VaKeep 16
+probe_top_check1_va16 := ga_tim_check
+probe_par_check1_va16 := -set TagBits 7 -set Lanes 1 -set VaKeep 16
+probe_top_mlb8_full   := ga_tim_mlb
+probe_par_mlb8_full   := -set TagBits 7 -set Entries 8
+probe_top_check1_full := ga_tim_check
+probe_par_check1_full := -set TagBits 7 -set Lanes 1
+$(FPGA_DIR)/probe/%/result.txt: rtl/ga_pkg.sv rtl/ga_mlb.sv rtl/ga_check.sv fpga/timing/ga_tim_mlb.sv fpga/timing/ga_tim_check.sv fpga/timing/probe.sh
+	@mkdir -p $(FPGA_DIR)/probe
+	@bash fpga/timing/probe.sh $* $(probe_top_$*) "$(probe_par_$*)" $(FPGA_DIR)/probe
+
+# EndForm = 1 (the board's bounds form) proved equal to the spec's form (docs/fpga.md §5.4).
+.PHONY: fpga-equiv
+fpga-equiv: ## Prove ga_check / ga_mlb EndForm 1 equal to EndForm 0 (Yosys SAT and equiv_induct; mutants caught; ~6 min)
+	@bash fpga/timing/endform_equiv.sh $(FPGA_DIR)/equiv
+
+.PHONY: fpga fpga-quick fpga-report fpga-timing
+
+fpga: ## iCE40 builds (HX8K, iCEBreaker; ~30 min cold on 2 cores): LCs, BRAMs, Fmax, bitstreams; rewrites the docs/fpga.md table
+	@$(MAKE) --no-print-directory $(foreach b,$(FPGA_BUILDS),$(FPGA_DIR)/$(b)/result.txt)
+	@python3 fpga/report.py --dir $(FPGA_DIR) --write docs/fpga.md $(FPGA_BUILDS)
+
+fpga-quick: ## CI: the 8-entry HX8K build only (synthesis, place and route, bitstream; ~7 min); fails if it does not fit
+	@$(MAKE) --no-print-directory $(foreach b,$(FPGA_BUILDS_QUICK),$(FPGA_DIR)/$(b)/result.txt)
+	@python3 fpga/report.py --dir $(FPGA_DIR) $(FPGA_BUILDS_QUICK)
+	@grep -q '^fits=yes' $(FPGA_DIR)/hx8k_m8/result.txt || { echo "fpga-quick: hx8k_m8 does not fit"; exit 1; }
+	@grep -q '^timing=PASS' $(FPGA_DIR)/hx8k_m8/result.txt || echo "fpga-quick: hx8k_m8 misses its 40.5 MHz clock (docs/fpga.md §5.4)"
+
+fpga-report: ## Rewrite the docs/fpga.md table from the cached builds in build/fpga (no synthesis)
+	@python3 fpga/report.py --dir $(FPGA_DIR) --write docs/fpga.md $(FPGA_BUILDS)
+
+fpga-timing: $(foreach p,$(FPGA_PROBES),$(FPGA_DIR)/probe/$(p)/result.txt) ## Timing probes: MLB lookup and check alone on the HX8K (Fmax of each half)
+	@cat $^ | grep -E '^(name|fmax_mhz|lc)=' | paste - - - | sed 's/\t/  /g'
+
+# Verilator -Wall lint of the board RTL (rtl/ unchanged, linted by `make lint`).
+FPGA_LINT_CFGS := ga_board_core: ga_board_core:VaKeep=12,MdKeep=16,CntW=16,MlbEntries=4 \
+                  ga_board_core:TagBits=16,MlbEntries=16,Lanes=2,HwOnlyMode=0 \
+                  ga_board_hx8k:VaKeep=16,MdKeep=16 ga_board_icebreaker:MlbEntries=2,VaKeep=12 \
+                  ga_tim_mlb:VaKeep=16 ga_tim_check:Lanes=2 ga_tim_check:VaKeep=16
+.PHONY: fpga-lint
+fpga-lint: ## Verilator -Wall lint of fpga/rtl and fpga/timing at several parameter sets
+	@set -e; for c in $(FPGA_LINT_CFGS); do \
+	  top=$${c%%:*}; pars=$${c#*:}; gs=""; \
+	  for p in $${pars//,/ }; do gs="$$gs -G$$p"; done; \
+	  echo "lint   $$top $$pars"; \
+	  $(VERILATOR) --lint-only -Wall -Wno-DECLFILENAME --top-module $$top $$gs rtl/verilator_waiver.vlt \
+	    $(FPGA_RTL) fpga/rtl/ga_board_hx8k.sv fpga/rtl/ga_board_icebreaker.sv fpga/sim/ga_pll_stub.sv \
+	    fpga/timing/ga_tim_mlb.sv fpga/timing/ga_tim_check.sv; \
+	done
+	@echo "fpga-lint: clean"

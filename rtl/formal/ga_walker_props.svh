@@ -1,0 +1,401 @@
+// Copyright GPUArmor contributors.
+//
+// ga_walker_props.svh -- formal properties of ga_walker (spec §3.3, §4.2; issue 6), included at the
+// bottom of rtl/ga_walker.sv under `ifdef FORMAL so that they see the FSM's registers.
+// Names end in _A (assert), _M (assume), _C (cover); _P marks a port rule of the start/ack interface
+// (`GA_WALKER_PORT: assumed when ga_walker is the top of the proof, define GA_FV_WALKER_TOP;
+// asserted inside ga_mlu's proof, where ga_mlu must keep it).
+//
+// Environment (define GA_FV_WALKER_ENV: the walker's own proof and ga_mlu's proof) -- the fairness
+// assumptions under which termination is proved. The memory and the oracle are otherwise free:
+// read data, error flags, pointers (cyclic lists, nodes that point to themselves, misaligned or
+// null pointers), oracle answers and indices are arbitrary in every step.
+//   MemRdy_M  mem_req_ready_i is high at the latest in the (FvMemRdy+1)-th cycle of a request
+//   MemRsp_M  one response per read, only while a read is outstanding
+//   MemLat_M  the response comes at the latest FvMemLat cycles after the request transfer
+//   OrcRdy_M, OrcRsp_M, OrcLat_M: the same for the oracle (the answer pulse may come in the
+//             transfer cycle or up to FvOrcLat cycles later)
+//   LimitSmall_P  a walk starts with 1 <= STEP_LIMIT <= FvLimitMax (a small symbolic limit)
+//
+// Properties (groups, -DGA_FV_WALKER_GROUPS=mask, default 1):
+//   1  handshake: one read outstanding, mem_rsp_ready_o exactly while it is, request payloads stable
+//      while valid && !ready, reads aligned, result stable in DONE until ack
+//   2  termination: a job spends at most nodes * (FvMemRdy + 1 + FvMemLat) + oracle cycles busy,
+//      nodes = STEP_LIMIT for LIST/BST walks and 1 for TABLE and FETCH; a walk reads at most
+//      STEP_LIMIT nodes; a STEP_LIMIT end read exactly STEP_LIMIT
+//   4  results: reads are exactly spec §3.3's sequence; FOUND / RANGE_ONLY are justified by the last
+//      node read (not an error, its entry, its address; M1..M3 on exact integers)
+//   8  covers
+
+`ifdef GA_FV_WALKER_TOP
+`define GA_WALKER_PORT assume
+`else
+`define GA_WALKER_PORT assert
+`endif
+`ifndef GA_FV_WALKER_GROUPS
+`define GA_FV_WALKER_GROUPS 1
+`endif
+`ifndef GA_FV_LIMIT_MAX
+`define GA_FV_LIMIT_MAX 3
+`endif
+`ifndef GA_FV_MEM_RDY
+`define GA_FV_MEM_RDY 1
+`endif
+`ifndef GA_FV_MEM_LAT
+`define GA_FV_MEM_LAT 2
+`endif
+`ifndef GA_FV_ORC_RDY
+`define GA_FV_ORC_RDY 1
+`endif
+`ifndef GA_FV_ORC_LAT
+`define GA_FV_ORC_LAT 1
+`endif
+
+  localparam int FvGroups   = `GA_FV_WALKER_GROUPS;
+  localparam int FvLimitMax = `GA_FV_LIMIT_MAX;
+  localparam int FvMemRdy   = `GA_FV_MEM_RDY;    // most consecutive cycles of valid && !ready
+  localparam int FvMemLat   = `GA_FV_MEM_LAT;    // most cycles from request transfer to response, >= 1
+  localparam int FvOrcRdy   = `GA_FV_ORC_RDY;
+  localparam int FvOrcLat   = `GA_FV_ORC_LAT;    // >= 0
+  localparam int FvNode     = FvMemRdy + 1 + FvMemLat;   // most busy cycles per node read
+  localparam int FvOrc      = FvOrcRdy + 1 + FvOrcLat;   // most busy cycles of the oracle step
+  localparam logic [63:0] FvVaMask = (64'd1 << V) - 64'd1;
+
+  logic f_past_valid = 1'b0;
+  always @(posedge clk_i) f_past_valid <= 1'b1;
+
+`ifdef GA_FV_WALKER_TOP
+  always @(*) begin
+    if (!f_past_valid) begin
+      ResetFirst_M: assume (!rst_ni);
+    end else begin
+      ResetOnce_M:  assume (rst_ni);
+    end
+  end
+`endif
+
+  // ---------------------------------------------------------------------------------------------
+  // Port rules of the start / ack interface (microarchitecture §3.3)
+  // ---------------------------------------------------------------------------------------------
+  logic f_start;                              // a job starts at this edge
+  assign f_start = rst_ni && start_i && (state_q == W_IDLE || (state_q == W_DONE && ack_i));
+  always @(*) begin
+    if (f_past_valid && rst_ni) begin
+      StartWhenFree_P: `GA_WALKER_PORT (!start_i || state_q == W_IDLE ||
+                                        (state_q == W_DONE && ack_i));
+      AckWhenDone_P:   `GA_WALKER_PORT (!ack_i || state_q == W_DONE);
+      if (start_i && start_kind_i == ga_pkg::WK_WALK) begin
+        LimitSmall_P:  `GA_WALKER_PORT (start_limit_i != '0 && start_limit_i <= FvLimitMax);
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Environment model: outstanding read / oracle request and their waiting times
+  // ---------------------------------------------------------------------------------------------
+  logic       f_mem_out, f_orc_out;           // a read / an oracle request is outstanding
+  logic [3:0] f_mem_wait, f_mem_lat, f_orc_wait, f_orc_lat;
+  logic       f_mem_req_fire, f_mem_rsp_fire, f_orc_req_fire;
+  assign f_mem_req_fire = mem_req_valid_o && mem_req_ready_i;
+  assign f_mem_rsp_fire = mem_rsp_valid_i && mem_rsp_ready_o;
+  assign f_orc_req_fire = orc_req_valid_o && orc_req_ready_i;
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      f_mem_out <= 1'b0;  f_mem_wait <= '0;  f_mem_lat <= '0;
+      f_orc_out <= 1'b0;  f_orc_wait <= '0;  f_orc_lat <= '0;
+    end else begin
+      f_mem_out  <= f_mem_req_fire || (f_mem_out && !f_mem_rsp_fire);
+      f_mem_wait <= (mem_req_valid_o && !mem_req_ready_i) ? f_mem_wait + 1'b1 : '0;
+      f_mem_lat  <= (f_mem_out && !f_mem_rsp_fire) ? f_mem_lat + 1'b1 : '0;
+      f_orc_out  <= (f_orc_req_fire && !orc_rsp_valid_i) || (f_orc_out && !orc_rsp_valid_i);
+      f_orc_wait <= (orc_req_valid_o && !orc_req_ready_i) ? f_orc_wait + 1'b1 : '0;
+      f_orc_lat  <= (f_orc_out && !orc_rsp_valid_i) ? f_orc_lat + 1'b1 : '0;
+    end
+  end
+
+`ifdef GA_FV_WALKER_ENV
+  always @(*) begin
+    if (f_past_valid && rst_ni) begin
+      if (mem_req_valid_o && 32'(f_mem_wait) >= FvMemRdy) begin
+        MemRdy_M: assume (mem_req_ready_i);
+      end
+      MemRsp_M: assume (!mem_rsp_valid_i || f_mem_out);
+      if (f_mem_out && 32'(f_mem_lat) >= FvMemLat - 1) begin
+        MemLat_M: assume (mem_rsp_valid_i);
+      end
+      if (orc_req_valid_o && 32'(f_orc_wait) >= FvOrcRdy) begin
+        OrcRdy_M: assume (orc_req_ready_i);
+      end
+      OrcRsp_M: assume (!orc_rsp_valid_i || f_orc_out || f_orc_req_fire);
+      if (f_orc_out && 32'(f_orc_lat) >= FvOrcLat - 1) begin
+        OrcLat_M: assume (orc_rsp_valid_i);
+      end
+      if (f_orc_req_fire && FvOrcLat == 0) begin
+        OrcLat0_M: assume (orc_rsp_valid_i);
+      end
+    end
+  end
+`endif
+
+  // ---------------------------------------------------------------------------------------------
+  // Shadow of the current job and of its reads
+  // ---------------------------------------------------------------------------------------------
+  logic        f_job_kind;
+  logic [1:0]  f_job_layout;
+  logic [63:0] f_job_ptr, f_job_root;
+  logic [31:0] f_job_limit;
+  logic [7:0]  f_busy;                        // busy cycles of the current job (saturating)
+  logic [31:0] f_reads;                       // read requests transferred in the current job
+  logic [63:0] f_rd_addr;                     // address of the last read request
+  logic        f_rsp_seen, f_rsp_err;         // the last read's response: seen, error flag
+  logic [63:0] f_rsp_tb, f_rsp_size;          //   and its entry words
+  logic [63:0] f_exp_addr;                    // where spec §3.3 says the next read must go
+  logic        f_busy_state;
+  assign f_busy_state = state_q != W_IDLE && state_q != W_DONE;
+
+  // spec §3.3 step 6 and §2.3: the next node from a node that does not cover va(p)
+  logic [63:0] f_p_va, f_n_ebase;
+  assign f_p_va    = f_job_ptr & FvVaMask;
+  assign f_n_ebase = mem_rsp_data_i[63:0] & FvVaMask;
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      f_busy <= '0;  f_reads <= '0;  f_rsp_seen <= 1'b0;
+    end else if (f_start) begin
+      f_job_kind   <= start_kind_i;
+      f_job_layout <= start_layout_i;
+      f_job_ptr    <= start_ptr_i;
+      f_job_root   <= start_root_i;
+      f_job_limit  <= start_limit_i;
+      f_busy       <= '0;
+      f_reads      <= '0;
+      f_rsp_seen   <= 1'b0;
+      f_exp_addr   <= (start_kind_i == ga_pkg::WK_FETCH) ? start_ptr_i : start_root_i;
+    end else begin
+      if (f_busy_state && f_busy != 8'hff) f_busy <= f_busy + 1'b1;
+      if (f_mem_req_fire) begin
+        f_reads    <= f_reads + 1'b1;
+        f_rd_addr  <= mem_req_addr_o;
+      end
+      if (f_mem_rsp_fire) begin
+        f_rsp_seen <= 1'b1;
+        f_rsp_err  <= mem_rsp_err_i;
+        f_rsp_tb   <= mem_rsp_data_i[63:0];
+        f_rsp_size <= mem_rsp_data_i[127:64];
+        f_exp_addr <= (f_job_layout == ga_pkg::LAYOUT_BST && f_p_va >= f_n_ebase)
+                      ? mem_rsp_data_i[255:192] : mem_rsp_data_i[191:128];
+      end
+      if (orc_rsp_valid_i && (f_orc_out || f_orc_req_fire)) begin
+        f_exp_addr <= f_job_root + {orc_rsp_idx_i[59:0], 4'd0};   // ROOT + 16 i mod 2^64
+      end
+    end
+  end
+
+  // Exact-integer M1..M3 of the entry the walker reports, for the job's pointer (spec §3.1)
+  logic [63:0] f_p_tag, f_e_tag;
+  logic [65:0] f_e_base, f_e_end;
+  logic        f_covers, f_match;
+  assign f_p_tag  = f_job_ptr >> V;
+  assign f_e_tag  = tb_o >> V;
+  assign f_e_base = {2'b00, tb_o & FvVaMask};
+  assign f_e_end  = f_e_base + {2'b00, size_o};
+  assign f_covers = f_e_base <= {2'b00, f_p_va} && {2'b00, f_p_va} < f_e_end;
+  assign f_match  = f_covers && f_p_tag != 0 && f_p_tag != (64'd1 << TagBits) - 1 &&
+                    f_p_tag == f_e_tag;
+
+  logic f_walk_ll;                            // the job is a LIST / BST walk
+  assign f_walk_ll = f_job_kind == ga_pkg::WK_WALK &&
+                     (f_job_layout == ga_pkg::LAYOUT_LIST || f_job_layout == ga_pkg::LAYOUT_BST);
+
+  // The job registers the FSM keeps agree with the shadow (inductive strengthening).
+  logic f_job_regs_ok;
+  assign f_job_regs_ok = kind_q == f_job_kind && layout_q == f_job_layout && ptr_q == f_job_ptr &&
+                         root_q == f_job_root && limit_q == f_job_limit;
+
+  // ---------------------------------------------------------------------------------------------
+  // Group 1: handshakes
+  // ---------------------------------------------------------------------------------------------
+  logic        f_mem_hold, f_orc_hold, f_done_hold;
+  logic [63:0] f_mem_addr_p, f_orc_va_p, f_loc_p, f_tb_p, f_size_p;
+  logic        f_mem_len_p;
+  logic [2:0]  f_status_p;
+  logic [31:0] f_steps_p;
+  always @(posedge clk_i) begin
+    f_mem_hold   <= rst_ni && mem_req_valid_o && !mem_req_ready_i;
+    f_orc_hold   <= rst_ni && orc_req_valid_o && !orc_req_ready_i;
+    f_done_hold  <= rst_ni && done_o && !ack_i;
+    f_mem_addr_p <= mem_req_addr_o;  f_mem_len_p <= mem_req_len_o;  f_orc_va_p <= orc_req_va_o;
+    f_status_p   <= status_o;  f_loc_p <= loc_o;  f_tb_p <= tb_o;  f_size_p <= size_o;
+    f_steps_p    <= steps_o;
+  end
+
+  if ((FvGroups & 1) != 0) begin : g_fv_hs
+    always @(*) begin
+      if (f_past_valid && rst_ni) begin
+        StateLegal_A:    assert (state_q <= W_DONE);
+        OneRead_A:       assert (mem_rsp_ready_o == f_mem_out);     // ready exactly while outstanding
+        NoReqWhileOut_A: assert (!(mem_req_valid_o && f_mem_out));   // one read at a time
+        OrcOut_A:        assert (f_orc_out == (state_q == W_ORC_WAIT));
+        if (f_mem_hold) begin
+          MemReqStable_A: assert (mem_req_valid_o && mem_req_addr_o == f_mem_addr_p &&
+                                  mem_req_len_o == f_mem_len_p);
+        end
+        if (f_orc_hold) begin
+          OrcReqStable_A: assert (orc_req_valid_o && orc_req_va_o == f_orc_va_p);
+        end
+        if (mem_req_valid_o) begin
+          MemReqAligned_A: assert (mem_req_len_o ? mem_req_addr_o[4:0] == 5'd0
+                                                 : mem_req_addr_o[3:0] == 4'd0);
+        end
+        if (f_done_hold) begin
+          DoneStable_A:   assert (done_o && status_o == f_status_p && loc_o == f_loc_p &&
+                                  tb_o == f_tb_p && size_o == f_size_p && steps_o == f_steps_p);
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Group 2: termination within STEP_LIMIT node reads plus a constant
+  // ---------------------------------------------------------------------------------------------
+  logic [31:0] f_nodes, f_orc_cost, f_bound;
+  assign f_nodes    = f_walk_ll ? f_job_limit : 32'd1;
+  assign f_orc_cost = (f_job_kind == ga_pkg::WK_WALK && f_job_layout == ga_pkg::LAYOUT_TABLE)
+                      ? 32'(FvOrc) : 32'd0;
+  assign f_bound    = f_nodes * FvNode + f_orc_cost;
+
+  if ((FvGroups & 2) != 0) begin : g_fv_term
+    always @(*) begin
+      if (f_past_valid && rst_ni) begin
+        // The bound itself: every job is over (DONE) within f_bound busy cycles.
+        BusyBound_A:    assert (32'(f_busy) <= f_bound);
+        if (f_busy_state || state_q == W_DONE) begin
+          ReadsBound_A:  assert (f_reads == steps_q && f_reads <= f_nodes);
+          JobRegs_A:     assert (f_job_regs_ok);
+          if (f_job_kind == ga_pkg::WK_WALK) begin
+            LimitSmall_A: assert (f_job_limit != '0 && f_job_limit <= FvLimitMax);
+          end
+        end
+        // The job's shape matches its state: oracle states only in TABLE walks, 32-byte reads
+        // exactly for LIST / BST nodes.
+        if (state_q == W_ORC_REQ || state_q == W_ORC_WAIT) begin
+          JobShapeOrc_A: assert (kind_q == ga_pkg::WK_WALK && layout_q == ga_pkg::LAYOUT_TABLE);
+        end
+        if (state_q == W_MEM_REQ || state_q == W_MEM_WAIT) begin
+          JobShapeMem_A: assert (len_q == f_walk_ll && (kind_q == ga_pkg::WK_FETCH ||
+                                                        layout_q != 2'd3));
+        end
+        // Inductive accounting, per state: what the job has spent so far.
+        if (state_q == W_ORC_REQ) begin
+          TermOrcReq_A:  assert (f_busy <= f_orc_wait && 32'(f_orc_wait) <= FvOrcRdy &&
+                                 f_reads == '0);
+        end
+        if (state_q == W_ORC_WAIT) begin
+          TermOrcWait_A: assert (32'(f_busy) <= FvOrcRdy + 1 + 32'(f_orc_lat) &&
+                                 32'(f_orc_lat) < FvOrcLat && f_reads == '0);
+        end
+        if (state_q == W_MEM_REQ) begin
+          TermMemReq_A:  assert (32'(f_busy) <= f_orc_cost + f_reads * FvNode + 32'(f_mem_wait) &&
+                                 32'(f_mem_wait) <= FvMemRdy && f_reads < f_nodes);
+        end
+        if (state_q == W_MEM_WAIT) begin
+          TermMemWait_A: assert (f_reads >= 1 && 32'(f_mem_lat) < FvMemLat &&
+                                 32'(f_busy) <= f_orc_cost + (f_reads - 1) * FvNode + FvMemRdy + 1
+                                                + 32'(f_mem_lat));
+        end
+        if (state_q == W_DONE && status_o == ga_pkg::WALK_STEP_LIMIT) begin
+          StepLimitExact_A: assert (f_walk_ll && f_reads == f_job_limit);
+        end
+        if (state_q == W_IDLE) begin
+          IdleQuiet_A:   assert (!f_mem_out && !f_orc_out);
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Group 4: the read sequence and the results
+  // ---------------------------------------------------------------------------------------------
+  if ((FvGroups & 4) != 0) begin : g_fv_result
+    always @(*) begin
+      if (f_past_valid && rst_ni) begin
+        if (mem_req_valid_o) begin
+          // spec §3.3: ROOT, then next / the BST child; TABLE ROOT + 16 i; FETCH md. A LIST / BST
+          // read only of a non-null, aligned node while the step limit is not reached.
+          ReadSequence_A: assert (mem_req_addr_o == f_exp_addr &&
+                                  mem_req_len_o == f_walk_ll);
+          if (f_walk_ll) begin
+            ReadPreChecks_A: assert (mem_req_addr_o != '0 && mem_req_addr_o[4:0] == 5'd0 &&
+                                     f_reads < f_job_limit);
+          end
+        end
+        // Inductive strengthening: the read in progress is the expected one; no result before the
+        // job ends.
+        if (state_q == W_MEM_REQ || state_q == W_MEM_WAIT) begin
+          ReadAddr_A: assert (node_q == f_exp_addr &&
+                              (state_q != W_MEM_WAIT || f_rd_addr == node_q) &&
+                              (f_job_kind != ga_pkg::WK_FETCH || node_q == f_job_ptr));
+        end
+        if (f_busy_state) begin
+          BusyNoResult_A: assert (loc_q == '0 && tb_q == '0 && size_q == '0);
+        end
+        if (done_o && status_o == ga_pkg::WALK_FOUND && f_job_kind == ga_pkg::WK_WALK) begin
+          // A match is reported only when the last node read justifies it.
+          FoundJustified_A: assert (f_rsp_seen && !f_rsp_err && loc_o == f_rd_addr &&
+                                    tb_o == f_rsp_tb && size_o == f_rsp_size && f_match);
+        end
+        if (done_o && status_o == ga_pkg::WALK_RANGE_ONLY) begin
+          RangeOnlyJustified_A: assert (f_job_kind == ga_pkg::WK_WALK && f_rsp_seen &&
+                                        !f_rsp_err && loc_o == f_rd_addr && tb_o == f_rsp_tb &&
+                                        size_o == f_rsp_size && f_covers && !f_match);
+        end
+        if (done_o && f_job_kind == ga_pkg::WK_FETCH) begin
+          FetchResult_A: assert (status_o == ga_pkg::WALK_FAULT ||
+                                 (status_o == ga_pkg::WALK_FOUND && f_rsp_seen && !f_rsp_err &&
+                                  loc_o == f_job_ptr && tb_o == f_rsp_tb &&
+                                  size_o == f_rsp_size));
+        end
+        if (done_o && status_o != ga_pkg::WALK_FOUND && status_o != ga_pkg::WALK_RANGE_ONLY) begin
+          NoEntryOnMiss_A: assert (loc_o == '0 && tb_o == '0 && size_o == '0);
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Group 8: covers
+  // ---------------------------------------------------------------------------------------------
+  if ((FvGroups & 8) != 0) begin : g_fv_cover
+    always @(*) begin
+      if (f_past_valid && rst_ni && done_o) begin
+        FoundAtLimit_C:  cover (f_walk_ll && status_o == ga_pkg::WALK_FOUND &&
+                                f_reads == f_job_limit && f_job_limit == FvLimitMax);
+        StepLimit_C:     cover (status_o == ga_pkg::WALK_STEP_LIMIT && f_job_limit == FvLimitMax);
+        SelfLoop_C:      cover (status_o == ga_pkg::WALK_STEP_LIMIT && f_reads >= 2 &&
+                                f_rd_addr == f_job_root && f_job_layout == ga_pkg::LAYOUT_LIST);
+        ErrorFault_C:    cover (status_o == ga_pkg::WALK_FAULT && f_rsp_err && f_reads == 2);
+        MisalignFault_C: cover (status_o == ga_pkg::WALK_FAULT && !f_rsp_err && f_reads == 1 &&
+                                f_walk_ll);
+        RangeOnly_C:     cover (status_o == ga_pkg::WALK_RANGE_ONLY &&
+                                f_e_tag == (64'd1 << TagBits) - 1);
+        BstRight_C:      cover (f_job_layout == ga_pkg::LAYOUT_BST && f_reads == 2 &&
+                                status_o == ga_pkg::WALK_FOUND);
+        TableFound_C:    cover (f_job_layout == ga_pkg::LAYOUT_TABLE &&
+                                f_job_kind == ga_pkg::WK_WALK && status_o == ga_pkg::WALK_FOUND);
+        FetchFound_C:    cover (f_job_kind == ga_pkg::WK_FETCH && status_o == ga_pkg::WALK_FOUND);
+        BoundReached_C:  cover (32'(f_busy) == f_bound && f_walk_ll && f_job_limit == FvLimitMax);
+        TableBound_C:    cover (32'(f_busy) == f_bound && !f_walk_ll &&
+                                f_job_kind == ga_pkg::WK_WALK);
+      end
+    end
+    always @(*) begin
+      if (f_past_valid && rst_ni) begin
+        StartWithAck_C:  cover (state_q == W_DONE && ack_i && start_i);
+        MemStall_C:      cover (mem_req_valid_o && 32'(f_mem_wait) == FvMemRdy);
+      end
+    end
+  end
+
+`undef GA_WALKER_PORT
+`undef GA_FV_WALKER_GROUPS

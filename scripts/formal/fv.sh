@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# One formal job of the GPUArmor RTL: Yosys 0.23 reads the RTL with its property files, then
+# yosys-smtbmc + z3 (BMC, k-induction, covers) or ABC (combinational equivalence) decides it.
+# Used by mk/formal.mk (make formal) and scripts/formal/mutants.sh; flow and tool facts in
+# docs/verification.md and ../shared/TOOLCHAIN.md.
+#
+#   fv.sh NAME MODE DEPTH TOP "CHPARAM ARGS" "DEFINES" [RTL_DIR] [OUT_DIR]
+#
+# MODE    prove  BMC of DEPTH steps from reset, then k-induction of length DEPTH (unbounded proof);
+#                DEPTH may be B/K: BMC of B steps (deep enough to show real bugs as traces from
+#                reset), then k-induction of length K
+#         bmc    BMC of DEPTH steps only (bounded proof)
+#         any    DEPTH steps from an arbitrary state that satisfies the assumed invariants
+#                (a proof for every such state; the invariants are proved by induction elsewhere)
+#         cover  every cover statement must be reached within DEPTH steps (one VCD per trace)
+#         cec    combinational miter proved by ABC's dprove (all inputs); a failure is replayed
+#                by yosys-smtbmc for a VCD
+# Prints one result line and writes OUT_DIR/NAME/{status,*.log,*.vcd}. Exit status 0 on PASS,
+# 1 on FAIL, 2 on UNKNOWN (induction did not close) or a tool error.
+set -u
+name=$1 mode=$2 depth=$3 top=$4 params=$5 defines=$6
+rtl=${7:-rtl}
+out=${8:-build/formal}/$name
+rm -rf "$out"
+mkdir -p "$out"
+# Only the files the top needs (a block's proof does not depend on the others' state of edit).
+case $top in
+ga_check_fv) srcs="$rtl/ga_pkg.sv $rtl/ga_check.sv $rtl/formal/ga_check_fv.sv" ;;
+ga_mlb)      srcs="$rtl/ga_pkg.sv $rtl/ga_mlb.sv" ;;
+ga_walker)   srcs="$rtl/ga_pkg.sv $rtl/ga_walker.sv" ;;
+*)           srcs="$rtl/ga_pkg.sv $rtl/ga_mlb.sv $rtl/ga_check.sv $rtl/ga_walker.sv $rtl/ga_mlu.sv" ;;
+esac
+now() { date +%s.%N; }
+t0=$(now)
+
+# -DSYNTHESIS: the simulation assertions (`assert ... else $error`, under `ifndef SYNTHESIS) are
+# outside what Yosys 0.23 -formal parses; their content is in the property files.
+read="read_verilog -sv -formal -DSYNTHESIS $defines -I$rtl $srcs; chparam $params $top"
+if ! yosys -q -l "$out/yosys.log" -p "$read; prep -top $top; memory_map; opt -fast; async2sync; \
+        dffunmap; write_smt2 -wires $out/model.smt2" >/dev/null 2>&1; then
+    printf '%-22s ERROR     yosys failed (%s/yosys.log)\n' "$name" "$out"
+    echo "ERROR yosys" >"$out/status"; exit 2
+fi
+
+smt() { yosys-smtbmc -s z3 --noprogress --unroll "$@" "$out/model.smt2"; }
+failed() { grep -o 'Assert failed in [^ ]*: [^ ]*' "$1" | sed 's/Assert failed in //' | sort -u | tr '\n' ' '; }
+result() { # status text
+    local dt; dt=$(echo "$(now) - $t0" | bc)
+    printf '%-22s %-9s %-44s %6.1f s\n' "$name" "$1" "$2" "$dt"
+    printf '%s|%s|%.1f\n' "$1" "$2" "$dt" >"$out/status"
+}
+
+kdepth=${depth#*/}          # B/K: BMC depth B, induction length K
+depth=${depth%/*}
+if [ "$kdepth" -gt "$depth" ]; then    # k-induction needs its base case: BMC of at least k steps
+    echo "fv.sh: $name: induction length $kdepth > BMC depth $depth" >&2; exit 2
+fi
+case $mode in
+prove|bmc|any)
+    smt -t "$depth" --dump-vcd "$out/cex.vcd" >"$out/bmc.log" 2>&1
+    if ! grep -q "Status: PASSED" "$out/bmc.log"; then
+        if grep -q "Status: FAILED" "$out/bmc.log"; then
+            result FAIL "$(failed "$out/bmc.log")-> $out/cex.vcd"; exit 1
+        fi
+        result ERROR "smtbmc: $out/bmc.log"; exit 2
+    fi
+    if [ "$mode" = bmc ]; then result PASS "bounded, depth $depth"; exit 0; fi
+    if [ "$mode" = any ]; then result PASS "unbounded: any state, $depth step(s)"; exit 0; fi
+    smt -i -t "$kdepth" --dump-vcd "$out/induct.vcd" >"$out/induct.log" 2>&1
+    if grep -q "Status: PASSED" "$out/induct.log"; then
+        result PASS "unbounded: k-induction k=$kdepth (BMC $depth)"; exit 0
+    fi
+    result UNKNOWN "bounded depth $depth only; induction failed: $(failed "$out/induct.log")"
+    exit 2 ;;
+cover)
+    smt -c -t "$depth" --dump-vcd "$out/cover_%.vcd" >"$out/cover.log" 2>&1
+    n_all=$(grep -c '\$cover\|_C' "$out/model.smt2" >/dev/null; grep -o 'Reached cover statement at [^ ]*' "$out/cover.log" | sort -u | wc -l)
+    n_un=$(grep -o 'Unreached cover statement at [^ ]*' "$out/cover.log" | sort -u | wc -l)
+    # which trace shows which cover
+    awk '/Reached cover statement at/ {c = c " " $(NF-3)} /Writing trace to VCD file/ {print $NF ":" c; c = ""}' \
+        "$out/cover.log" >"$out/covers.txt"
+    if grep -q "Status: PASSED" "$out/cover.log" && [ "$n_un" -eq 0 ]; then
+        result PASS "$n_all covers reached within $depth steps"; exit 0
+    fi
+    result FAIL "$n_un unreached: $(grep -o 'Unreached cover statement at [^ ]*' "$out/cover.log" | sed 's/.* at //' | sort -u | tr '\n' ' ')"
+    exit 1 ;;
+cec)
+    if ! yosys -q -l "$out/aig.log" -p "$read; prep -flatten -top $top; delete t:\$cover; memory_map; \
+            opt -fast; async2sync; dffunmap; setundef -undriven -anyseq; opt -keepdc -fast; techmap; \
+            opt -fast; aigmap; opt_clean; write_aiger -zinit $out/model.aig" >/dev/null 2>&1; then
+        result ERROR "yosys aiger: $out/aig.log"; exit 2
+    fi
+    # in $out: dprove leaves its miter (cecmiter.aig) in the working directory
+    (cd "$out" && yosys-abc -c "read_aiger model.aig; fold; strash; dprove" >abc.log 2>&1)
+    if grep -q "UNSATISFIABLE" "$out/abc.log"; then
+        result PASS "all inputs (combinational, ABC dprove)"; exit 0
+    fi
+    if grep -q "SATISFIABLE" "$out/abc.log"; then
+        smt -t 1 --dump-vcd "$out/cex.vcd" >"$out/bmc.log" 2>&1
+        result FAIL "$(failed "$out/bmc.log")-> $out/cex.vcd"; exit 1
+    fi
+    result ERROR "abc: $out/abc.log"; exit 2 ;;
+*)
+    echo "fv.sh: unknown mode $mode" >&2; exit 2 ;;
+esac

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Formal mutation check (make formal-mutants): each mutant is a deliberate bug put into a copy of
+# rtl/ with sed; the formal job named for it must FAIL and leave a counterexample VCD. A mutant that
+# passes, or a sed that changes nothing (the RTL moved under it), fails this script.
+#
+#   mutants.sh [NAME ...]      every mutant, or only the NAMEs given
+#
+# Output: $FV_OUT (default build/formal/mutants)/<mutant>/{rtl/,<job>/cex.vcd, ...}.
+# Open a counterexample with: gtkwave build/formal/mutants/<mutant>/<job>/cex.vcd
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+out=${FV_OUT:-build/formal/mutants}
+jobs_file=$here/jobs.txt
+want=" $* "
+
+# NAME|FILE|JOB[@DEPTH]|SED SCRIPT|WHAT   (@DEPTH: a deeper BMC than the CI job's, B/K, so that the
+# bug shows as a trace from reset instead of only an induction failure)
+# (the sed scripts use address ranges so that each touches only the line it is meant for)
+mutants() {
+cat <<'LIST'
+check_lt_le|ga_check.sv|check_t7_l1|s/assign g_lt  = (g_off < esize_i);/assign g_lt  = (g_off <= esize_i);/|G6/M3 bound: off < size becomes off <= size (one byte past the end passes)
+check_no_tag|ga_check.sv|check_t7_l1|s/end else if (t != etag) begin/end else if (1'b0) begin/|G5 dropped: the pointer's tag is not compared with the entry's
+check_no_vatop|ga_check.sv|check_t16_l1|s/ \&\& (acc_bytes <= VaTop - va);/;/|G6 without its top-of-VA-space term
+mlb_lt_le|ga_mlb.sv|mlb8_lookup|s/assign covers = (rng_va >= ebase) \&\& (off < size_q\[i\*64 +: 64\]);/assign covers = (rng_va >= ebase) \&\& (off <= size_q[i*64 +: 64]);/|MLB range match: off < size becomes off <= size
+mlb_no_tag|ga_mlb.sv|mlb8_lookup|s/\&\& (tb_q\[i\*64 + V +: TagBits\] == rng_tag) \&\& covers;/\&\& covers;/|MLB range match without the tag compare (M2)
+mlb_lru_skip|ga_mlb.sv|mlb8_next|/ga_pkg::MLB_TOUCH: begin/,/end/s/do_touch = 1'b1;/do_touch = 1'b0;/|LRU update skipped on a hit (TOUCH)
+mlb_inval_one|ga_mlb.sv|mlb8_next|s/valid_d = valid_q \& ~upd_match;/valid_d = valid_q \& ~(upd_match \& ~(Entries'(1) << (Entries - 1)));/|INVAL ignores the last entry
+mlb_fill_dup|ga_mlb.sv|mlb8_inv@4/1|s/if (.upd_match) begin/if (1'b0) begin/|fill ignores the same-location rule (a location held twice)
+walker_no_limit|ga_walker.sv|walker_t7@16/4|s/end else if (steps == limit) begin/end else if (1'b0) begin/|walker without its step limit
+walker_rsp_err|ga_walker.sv|walker_t7@16/4|/W_MEM_WAIT: begin/,/end else if/s/if (mem_rsp_err_i) begin/if (1'b0) begin/|walker ignores an error response (FOUND on a failed read)
+mlu_inval_race|ga_mlu.sv|mlu_safety@10/2|/ga_pkg::OP_INVALIDATE: begin/,/r_set      = 1'b1;/s/sl_dirty_d = 1'b1;/sl_dirty_d = sl_dirty_q;/|INVALIDATE does not mark the in-flight fill stale (spec 6.5)
+mlu_lm_starve|ga_mlu.sv|mlu_live@14/10|/SL_LM: begin/,/w_ack  = 1'b1;/s/if (w_done_g \&\& slot_free) begin/if (1'b0) begin/|a LOADMETA walk result is never taken: the request is held but never answered (liveness only)
+LIST
+}
+
+mkdir -p "$out"
+t0=$(date +%s)
+n=0 bad=0
+summary=()
+while IFS='|' read -r name file job sedscr what; do
+    if [ $# -gt 0 ] && [[ $want != *" $name "* ]]; then continue; fi
+    n=$((n + 1))
+    dover=""
+    if [[ $job == *@* ]]; then dover=${job#*@}; job=${job%@*}; fi
+    dir=$out/$name
+    rm -rf "$dir"; mkdir -p "$dir"
+    cp -r rtl "$dir/rtl"
+    sed -i -e "$sedscr" "$dir/rtl/$file"
+    if cmp -s "rtl/$file" "$dir/rtl/$file"; then
+        echo "$name: ERROR the sed changed nothing in rtl/$file (the RTL moved: update mutants.sh)"
+        summary+=("$(printf '%-16s %-13s %-8s %s' "$name" "$job" ERROR "sed did not apply")")
+        bad=$((bad + 1)); continue
+    fi
+    diff -u "rtl/$file" "$dir/rtl/$file" >"$dir/mutant.diff"
+    line=$(grep -h "^$job|" "$jobs_file" "$here/jobs-full.txt" | head -1)   # CI jobs first
+    [ -n "$line" ] || { echo "$name: no job $job in $jobs_file or jobs-full.txt"; bad=$((bad + 1)); continue; }
+    IFS='|' read -r _ mode depth top params defines <<<"$line"
+    [ -n "$dover" ] && depth=$dover
+    echo "--- mutant $name ($what): rtl/$file, job $job"
+    sed -n 's/^+[^+]/  + &/p' "$dir/mutant.diff" | cut -c5- | sed 's/^/  mutated: /'
+    nice bash "$here/fv.sh" "$job" "$mode" "$depth" "$top" "$params" "$defines" "$dir/rtl" "$dir"
+    rc=$?
+    vcd=$(ls "$dir/$job"/cex.vcd "$dir/$job"/induct.vcd 2>/dev/null | head -1)
+    if [ $rc -eq 1 ] && [ -s "$dir/$job/cex.vcd" ]; then
+        summary+=("$(printf '%-16s %-13s %-8s %s' "$name" "$job" CAUGHT "$dir/$job/cex.vcd")")
+    else
+        st=$(cut -d'|' -f1 "$dir/$job/status" 2>/dev/null || echo ERROR)
+        summary+=("$(printf '%-16s %-13s %-8s %s' "$name" "$job" "MISSED" "job $st, no counterexample ${vcd:-}")")
+        bad=$((bad + 1))
+    fi
+done < <(mutants)
+
+echo
+echo "Formal mutants: each must FAIL with a counterexample (gtkwave <vcd>)"
+printf '%-16s %-13s %-8s %s\n' MUTANT JOB RESULT COUNTEREXAMPLE
+for s in "${summary[@]}"; do echo "$s"; done
+echo "total: $n mutants, $bad not caught, $(( $(date +%s) - t0 )) s wall"
+[ $n -gt 0 ] && [ $bad -eq 0 ]
