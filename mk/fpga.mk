@@ -65,7 +65,7 @@ FSIM_SEED  ?= 1
 
 gaprobe: $(GAPROBE) ## Build the host tool gaprobe (build/rel/fpga/gaprobe)
 
-fpga-sim: $(GAPROBE) $(foreach c,$(FPGA_SIM_CFGS),$(FSIM_DIR)/$(c)/gab_bench) ## Board core in Verilator behind a pty, driven by gaprobe, checked against the model (~1 min)
+fpga-sim: $(GAPROBE) $(foreach c,$(FPGA_SIM_CFGS),$(FSIM_DIR)/$(c)/gab_bench) ## Board core in Verilator behind a pty, driven by gaprobe, checked against the model (~2 min after the builds)
 	@bash fpga/sim/run.sh --build $(BUILD) --ops $(FSIM_OPS) --seed $(FSIM_SEED) $(FPGA_SIM_CFGS)
 
 # ---------------------------------------------------------------------------------------------------
@@ -135,7 +135,7 @@ fpga-equiv: ## Prove ga_check / ga_mlb EndForm 1 equal to EndForm 0 (Yosys SAT a
 
 .PHONY: fpga fpga-quick fpga-report fpga-timing
 
-fpga: ## iCE40 builds (HX8K, iCEBreaker; ~30 min cold on 2 cores): LCs, BRAMs, Fmax, bitstreams; rewrites the docs/fpga.md table
+fpga: ## iCE40 builds (HX8K, iCEBreaker; ~50 min cold on 2 cores, the full-width ones ~20 of it): LCs, BRAMs, Fmax, bitstreams; rewrites the docs/fpga.md table
 	@$(MAKE) --no-print-directory $(foreach b,$(FPGA_BUILDS),$(FPGA_DIR)/$(b)/result.txt)
 	@python3 fpga/report.py --dir $(FPGA_DIR) --write docs/fpga.md $(FPGA_BUILDS)
 
