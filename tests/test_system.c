@@ -9,7 +9,7 @@
 
 #include "ga_system.h"
 
-static const ga_layout_t layouts[3] = {GA_LAYOUT_LIST, GA_LAYOUT_BST, GA_LAYOUT_TABLE};
+static const ga_layout_t layouts[4] = {GA_LAYOUT_LIST, GA_LAYOUT_BST, GA_LAYOUT_TABLE, GA_LAYOUT_INDEX};
 
 static void make_sys(ga_system_t *s, ga_layout_t layout, unsigned sms)
 {
@@ -123,9 +123,9 @@ int main(void)
 {
     Suite *su = suite_create("system");
     TCase *tc = tcase_create("glue");
-    tcase_add_loop_test(tc, test_free_invalidates_every_sm, 0, 3);
-    tcase_add_loop_test(tc, test_root_follows_runtime, 0, 3);
-    tcase_add_loop_test(tc, test_errors_change_nothing, 0, 3);
+    tcase_add_loop_test(tc, test_free_invalidates_every_sm, 0, 4);
+    tcase_add_loop_test(tc, test_root_follows_runtime, 0, 4);
+    tcase_add_loop_test(tc, test_errors_change_nothing, 0, 4);
     tcase_add_test(tc, test_bad_config);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);

