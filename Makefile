@@ -1,7 +1,11 @@
-# GPUArmor — the front door. `make help` lists every target.
+# GPUArmor — the front door. `make help` lists every target; README.md says what each part is.
 #
-# Layout: cmodel/ (C11 golden model + runtime), tests/ (Check unit tests), sim/ (tools: garun, gabench),
-# rtl/ (Verilog), tb/ (Verilator co-simulation), docs/ (specification and results).
+# Layout: cmodel/ (C11 golden model + runtime), tests/ (Check unit tests), sim/ (tools: garun, gabench,
+# the trace tools gasim / gaconv and their library sim/trace/, the workloads and gaeval), rtl/
+# (SystemVerilog), tb/ (Verilator co-simulation), fpga/ and constraints/ (the iCE40 prototype and its
+# host tool gaprobe), scripts/ (deps, plots, doc checks, formal jobs), docs/ (specification, results).
+# Build outputs go to build/ (build/rel optimised, build/san ASan + UBSan); area-specific targets live
+# in mk/*.mk.
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -54,19 +58,34 @@ help: ## List every target
 	@awk 'BEGIN {FS = ":.*## "} /^##@/ {printf "\n%s\n", substr($$0, 5)} \
 	     /^[a-zA-Z0-9_-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-deps: ## Install missing Debian packages (apt-get, as root or with sudo)
+deps: ## Install missing Debian packages (apt-get, as root or with sudo), then the pinned ECP5 tools (deps-ecp5)
 	@bash scripts/deps.sh
+	@$(MAKE) --no-print-directory deps-ecp5
 
 run: deps model $(BUILD)/rel/sim/garun ## Replay the default workload (report), then co-simulate it through the RTL
 	$(BUILD)/rel/sim/garun
 	@$(MAKE) --no-print-directory run-rtl
 
 # What `make test` (and so CI) runs, in order: the model's unit tests plain and sanitized, the default
-# workload, a short fuzz of the trace parser, the evaluation at smoke scale, every RTL flow (Verilator
-# lint, Yosys read + synth, Icarus compile + smoke), the trace replays on every configuration, the
-# default workload and a trace replayed through the RTL lockstep backend, and >= 10 M random requests
-# in lockstep between the RTL and the model (mk/tb.mk), then the hardware flows of test-hw.
-TEST_STEPS := test-model test-san test-run fuzz-smoke eval-smoke rtl-check cosim-traces test-rtl-replay cosim test-hw
+# workload, the commands shown in the docs (mk/docs.mk), a short fuzz of the trace parser, the
+# evaluation at smoke scale, every RTL flow (Verilator lint, Yosys read + synth, Icarus compile +
+# smoke), the trace replays on every configuration, the default workload and a trace replayed through
+# the RTL lockstep backend, and >= 10 M random requests in lockstep between the RTL and the model
+# (mk/tb.mk), then the software half of test-sw and the hardware flows of test-hw.
+TEST_STEPS := test-model test-san test-run test-docs fuzz-smoke fuzz-ptx-smoke fuzz-emu-smoke eval-smoke rtl-check \
+              cosim-traces test-rtl-replay cosim test-sw test-hw
+
+# test-sw: the compiler pass and the CUDA-on-CPU half (docs/compiler.md, docs/emulator.md): the corpus
+# built with nvcc (mk/apps.mk), gaptx's CLI checks and every corpus program's static counts, ptxas
+# acceptance and strip equivalence (mk/ptx.mk), the runtime's unit and integration tests
+# (mk/cudart.mk), the corpus under gpuarmor-run in both modes x 3 layouts, six programs captured,
+# replayed by gasim and through the RTL and run live with --rtl, and the corpus against the runtime
+# built with ASan + UBSan (mk/emu.mk). The builds run two at a time first, then the checks. Without
+# nvcc the corpus steps say so and skip. (The Check tests of ptx/, emu/ and cudart/ run in test-model
+# and test-san with every other tests/test_*.c.)
+TEST_SW_BUILD = apps cudart cudart-rtl gaptx $(BUILD)/san/ptx/gaptx $(BUILD)/cosim/$(EMU_RTL_CFG)/gasim-rtl \
+                 $(BUILD)/rel/sim/gasim $(CUDART_DIR)/san/real/libcudart.so.13
+TEST_SW := test-gaptx test-ptx-corpus test-cudart test-corpus corpus-san
 
 # test-hw: the formal proofs (mk/formal.mk), the lockstep runs of ga_mlu's FPGA options (RegLookup,
 # EndForm; mk/tb.mk), the FPGA RTL's lint, the gate-level co-simulation (mk/synth.mk), the board core
@@ -84,13 +103,18 @@ test: deps ## Every test suite (see TEST_STEPS); about 30 minutes on 2 cores
 	done
 	@echo "make test: all suites passed"
 
+test-sw: ## The software half of make test, two at a time: test-gaptx test-ptx-corpus test-cudart test-corpus corpus-san
+	@$(MAKE) --no-print-directory -j2 $(TEST_SW_BUILD)
+	@$(MAKE) --no-print-directory -j2 --output-sync=target $(TEST_SW)
+
 test-hw: ## The hardware flows of make test, two at a time: formal cosim-opt fpga-lint gatesim fpga-sim fpga-quick
 	@$(MAKE) --no-print-directory $(BUILD)/rel/libgamodel.a $(BUILD)/rel/libgatrace.a $(GAPROBE) $(GS_TB_OBJ)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target $(TEST_HW)
 
-bench: deps $(BUILD)/rel/sim/gabench ## Model throughput and walk cost per layout, then the RTL's cycle counts (bench-rtl)
+bench: deps $(BUILD)/rel/sim/gabench ## Model throughput and walk cost per layout, the RTL's cycle counts (bench-rtl), the PTX interpreter's speed (bench-emu)
 	$(BUILD)/rel/sim/gabench
 	@$(MAKE) --no-print-directory bench-rtl
+	@$(MAKE) --no-print-directory bench-emu
 
 model: $(BUILD)/rel/libgamodel.a ## Build the C golden model library
 

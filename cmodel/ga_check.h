@@ -18,12 +18,8 @@ bool ga_entry_matches(ga_entry_t e, uint64_t p, unsigned tag_bits);
  * Tags are ignored. S = 0 (never legal) gives ga_entry_covers(). */
 bool ga_access_in_bounds(ga_entry_t e, uint64_t p, uint32_t size, unsigned tag_bits);
 
-/* How the warp's metadata entry was obtained (spec §4.2). */
-typedef enum {
-    GA_MD_NONE = 0,  /* Rb == 0 */
-    GA_MD_FAULT = 1, /* fetch failed: misaligned Rb or error response */
-    GA_MD_OK = 2     /* entry valid */
-} ga_md_state_t;
+/* How the warp's metadata entry was obtained (spec §4.2): ga_md_state_t of ga_isa.h (GA_MD_NONE Rb == 0,
+ * GA_MD_FAULT misaligned Rb or an error response, GA_MD_OK entry valid). */
 
 /* One lane of MEMCHECK.G (rules G1..G7 of spec §4.2). entry is ignored unless md_state == GA_MD_OK. */
 ga_exc_kind_t ga_check_g_lane(uint64_t p, uint32_t size, ga_md_state_t md_state, ga_entry_t entry,

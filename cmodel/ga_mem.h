@@ -53,7 +53,8 @@ ga_mem_stats_t ga_mem_stats(const ga_mem_t *m);
 
 /* The walker's view of memory (spec §3.3): a read callback and the table oracle. */
 typedef struct {
-    /* Read len (16 or 32) bytes at addr into buf; 0 on success, nonzero for an error response. */
+    /* Read len (16, 32 or 128) bytes at addr into buf; 0 on success, nonzero for an error response.
+     * One call is one read request (spec §3.3). */
     int (*read)(void *ctx, uint64_t addr, uint32_t len, uint8_t *buf);
     void *read_ctx;
     /* TABLE layout oracle (spec §2.3): 1 and *idx for the slot whose range contains va (tags ignored),

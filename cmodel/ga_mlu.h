@@ -40,7 +40,7 @@ typedef struct {
     uint64_t walks;             /* walks started */
     uint64_t walk_steps;        /* node reads by walks */
     uint32_t walk_max;          /* longest walk, in node reads */
-    uint64_t walk_end[5];       /* walks by ga_walk_status_t */
+    uint64_t walk_end[GA_WALK_ENDS]; /* walks by ga_walk_status_t */
     uint64_t memcheck_g, memcheck_s, access; /* warp operations */
     uint64_t lanes_checked;     /* active lanes with a non-zero tag (global) or active (shared) */
     uint64_t fetches, fetch_hits; /* MEMCHECK.G entry fetches and their MLB hits */

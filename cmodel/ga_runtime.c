@@ -1,29 +1,33 @@
 /*
  * ga_runtime.c — the GPUArmor runtime (spec §7; see ga_runtime.h for the contract).
  *
- * Host-side state
- *   - records: one per entry in the structure (live or freed), in a pool indexed by record id. A record
- *     knows its range, its tag, its slot in the metadata region and its links in the host structures.
- *     Record ids are host bookkeeping only; the device sees slots.
- *   - et: an AVL tree of every entry keyed by base. For the BST layout it IS the device tree: each
- *     record's node at its slot holds et's left/right links, so every relink here is mirrored into
- *     device memory (heights stay host-side, spec §2.3). Deletion relinks the successor node into the
- *     deleted node's place; no entry is ever copied between nodes (spec §2.4). For LIST and TABLE it is
- *     the host index behind free(), the oracle and ga_rt_find.
- *   - lt: an AVL tree of the live entries only (nearest-live reports, fixed-mode overlap checks).
+ * This file is the part every layout shares; the rest lives in three kinds of module:
+ *   - ga_avl.c: the AVL tree that orders entries, live allocations and free blocks;
+ *   - ga_alloc.c: the first-fit allocator of auto mode;
+ *   - ga_layout_<name>.c: how a layout links an entry in and out of its device structure and writes
+ *     its nodes (ga_layout.h, "runtime writer").
+ *
+ * Host-side state here
+ *   - records (ga_rec_t): one per entry in the structure (live or freed), in a pool indexed by record
+ *     id. A record knows its range, its tag and its slot. Record ids are host bookkeeping only; the
+ *     device sees slots.
+ *   - et: an AVL tree of every entry keyed by base: the host index behind free(), the oracle and
+ *     ga_rt_find. lt: an AVL tree of the live entries only (nearest-live reports, overlap checks).
  *   - the free order of freed entries: a doubly-linked FIFO; trimmed pieces take their original's place.
- *   - the allocator (auto mode): an AVL tree of free blocks keyed by address, each node augmented with
- *     the largest block length in its subtree, so first fit is one O(log n) descent.
- *   - slots: a LIFO stack of released slots (list, BST) or a min-heap of them (table), plus the count
- *     of slots ever used.
+ *   - slots: a LIFO stack of released slots, or a min-heap of them for the layouts whose new entries
+ *     take the lowest free slot, plus the count of slots ever used.
  *
  * Every operation first checks and reserves everything it needs (host arrays, device pages of new
- * slots), then commits; the commit cannot fail, so an error changes nothing. Device writes are batched:
- * a record whose node changed is marked dirty and its whole node is written once at the end; a released
- * slot is zeroed at once (before any reuse in the same operation).
+ * slots and nodes), then commits; the commit cannot fail, so an error changes nothing. Device writes
+ * are batched: a record whose entry changed is marked dirty and its 16-byte entry is written once at
+ * the end, then the layout writes the nodes it changed; a released slot is zeroed at once (before any
+ * reuse in the same operation).
  */
 #include "ga_runtime.h"
 
+#include "ga_alloc.h"
+#include "ga_avl.h"
+#include "ga_layout.h"
 #include "ga_rng.h"
 
 #include <stdlib.h>
@@ -32,233 +36,30 @@
 #define NIL UINT32_MAX
 #define ALIGN 256u /* CUDA allocation alignment (paper §3.2) */
 
-/* ------------------------------------------------------------------------------------------------ */
-/* AVL tree over an array of nodes addressed by index.                                              */
-
-typedef struct {
-    uint64_t key;  /* ordering key (a base address), unique within a tree */
-    uint64_t val;  /* free-block tree: block length; other trees: unused */
-    uint64_t agg;  /* free-block tree: largest val in the subtree */
-    uint32_t l, r; /* children, NIL if none */
-    uint32_t h;    /* height of the subtree, 1 for a leaf */
-} tnode_t;
-
-typedef struct {
-    tnode_t *n;    /* node array (owned by the runtime; re-pointed when it grows) */
-    uint32_t root; /* NIL when empty */
-    bool aug;      /* maintain agg */
-    void (*touch)(void *ctx, uint32_t id); /* called when id's l or r changes; may be NULL */
-    void *ctx;
-} tree_t;
-
-static uint32_t t_h(const tree_t *t, uint32_t i) { return i == NIL ? 0u : t->n[i].h; }
-static uint64_t t_agg(const tree_t *t, uint32_t i) { return i == NIL ? 0u : t->n[i].agg; }
-
-static void t_set_l(tree_t *t, uint32_t i, uint32_t c)
-{
-    if (t->n[i].l == c) return;
-    t->n[i].l = c;
-    if (t->touch != NULL) t->touch(t->ctx, i);
-}
-
-static void t_set_r(tree_t *t, uint32_t i, uint32_t c)
-{
-    if (t->n[i].r == c) return;
-    t->n[i].r = c;
-    if (t->touch != NULL) t->touch(t->ctx, i);
-}
-
-/* Recompute i's height (and agg) from its children. */
-static void t_fix(tree_t *t, uint32_t i)
-{
-    uint32_t l = t->n[i].l, r = t->n[i].r;
-    uint32_t hl = t_h(t, l), hr = t_h(t, r);
-    t->n[i].h = 1u + (hl > hr ? hl : hr);
-    if (t->aug) {
-        uint64_t m = t->n[i].val;
-        if (t_agg(t, l) > m) m = t_agg(t, l);
-        if (t_agg(t, r) > m) m = t_agg(t, r);
-        t->n[i].agg = m;
-    }
-}
-
-static uint32_t t_rot_right(tree_t *t, uint32_t y)
-{
-    uint32_t x = t->n[y].l;
-    t_set_l(t, y, t->n[x].r);
-    t_set_r(t, x, y);
-    t_fix(t, y);
-    t_fix(t, x);
-    return x;
-}
-
-static uint32_t t_rot_left(tree_t *t, uint32_t x)
-{
-    uint32_t y = t->n[x].r;
-    t_set_r(t, x, t->n[y].l);
-    t_set_l(t, y, x);
-    t_fix(t, x);
-    t_fix(t, y);
-    return y;
-}
-
-/* Restore the AVL property at i (its subtrees are AVL trees whose heights differ by at most 2);
- * returns the subtree's new root. */
-static uint32_t t_balance(tree_t *t, uint32_t i)
-{
-    t_fix(t, i);
-    uint32_t l = t->n[i].l, r = t->n[i].r;
-    uint32_t hl = t_h(t, l), hr = t_h(t, r);
-    if (hl > hr + 1u) {
-        if (t_h(t, t->n[l].l) < t_h(t, t->n[l].r)) t_set_l(t, i, t_rot_left(t, l));
-        return t_rot_right(t, i);
-    }
-    if (hr > hl + 1u) {
-        if (t_h(t, t->n[r].r) < t_h(t, t->n[r].l)) t_set_r(t, i, t_rot_right(t, r));
-        return t_rot_left(t, i);
-    }
-    return i;
-}
-
-static uint32_t t_ins(tree_t *t, uint32_t i, uint32_t x)
-{
-    if (i == NIL) return x;
-    if (t->n[x].key < t->n[i].key)
-        t_set_l(t, i, t_ins(t, t->n[i].l, x));
-    else
-        t_set_r(t, i, t_ins(t, t->n[i].r, x));
-    return t_balance(t, i);
-}
-
-/* Insert node x (its key, and val for an augmented tree, already set). */
-static void tree_insert(tree_t *t, uint32_t x)
-{
-    t->n[x].l = NIL;
-    t->n[x].r = NIL;
-    t_fix(t, x);
-    t->root = t_ins(t, t->root, x);
-}
-
-/* Unlink the leftmost node of subtree i into *min; returns the subtree's new root. */
-static uint32_t t_del_min(tree_t *t, uint32_t i, uint32_t *min)
-{
-    if (t->n[i].l == NIL) {
-        *min = i;
-        return t->n[i].r;
-    }
-    t_set_l(t, i, t_del_min(t, t->n[i].l, min));
-    return t_balance(t, i);
-}
-
-/* Remove node x from subtree i. A node with two children is replaced by relinking its in-order
- * successor node into its place (no key or payload moves between nodes). */
-static uint32_t t_del(tree_t *t, uint32_t i, uint32_t x)
-{
-    if (i == NIL) return NIL; /* not present: cannot happen for the runtime's own calls */
-    if (i == x) {
-        uint32_t l = t->n[i].l, r = t->n[i].r;
-        if (l == NIL) return r;
-        if (r == NIL) return l;
-        uint32_t m = NIL;
-        uint32_t nr = t_del_min(t, r, &m);
-        t_set_l(t, m, l);
-        t_set_r(t, m, nr);
-        return t_balance(t, m);
-    }
-    if (t->n[x].key < t->n[i].key)
-        t_set_l(t, i, t_del(t, t->n[i].l, x));
-    else
-        t_set_r(t, i, t_del(t, t->n[i].r, x));
-    return t_balance(t, i);
-}
-
-static void tree_remove(tree_t *t, uint32_t x) { t->root = t_del(t, t->root, x); }
-
-/* The node with the largest key <= k, or NIL. */
-static uint32_t tree_floor(const tree_t *t, uint64_t k)
-{
-    uint32_t i = t->root, best = NIL;
-    while (i != NIL) {
-        if (t->n[i].key <= k) {
-            best = i;
-            i = t->n[i].r;
-        } else {
-            i = t->n[i].l;
-        }
-    }
-    return best;
-}
-
-/* The node with the smallest key > k, or NIL. */
-static uint32_t tree_above(const tree_t *t, uint64_t k)
-{
-    uint32_t i = t->root, best = NIL;
-    while (i != NIL) {
-        if (t->n[i].key > k) {
-            best = i;
-            i = t->n[i].l;
-        } else {
-            i = t->n[i].r;
-        }
-    }
-    return best;
-}
-
-/* Augmented tree: the lowest-keyed node with val >= need, or NIL. */
-static uint32_t tree_first_fit(const tree_t *t, uint64_t need)
-{
-    uint32_t i = t->root;
-    if (i == NIL || t->n[i].agg < need) return NIL;
-    for (;;) {
-        uint32_t l = t->n[i].l;
-        if (l != NIL && t->n[l].agg >= need)
-            i = l;
-        else if (t->n[i].val >= need)
-            return i;
-        else
-            i = t->n[i].r; /* agg(i) >= need forces a fit on the right */
-    }
-}
-
-/* ------------------------------------------------------------------------------------------------ */
-/* The runtime.                                                                                     */
-
-typedef struct {
-    uint64_t base, size; /* the entry's range */
-    uint64_t tag;        /* live: its tag. freed: the tag its allocation had if base is that
-                            allocation's base (DOUBLE_FREE detection), else 0 */
-    uint32_t slot;       /* node / table slot */
-    uint32_t lnext, lprev; /* LIST layout: next / previous record in device order */
-    uint32_t fnext, fprev; /* freed: free order (oldest first). Unused record: pool chain (fnext) */
-    uint32_t dnext;        /* dirty chain (valid while dirty) */
-    bool used, freed, dirty;
-} rec_t;
-
 struct ga_rt {
     ga_rt_cfg_t cfg;
     ga_mem_t *mem;
+    const ga_layout_ops_t *lo; /* the layout's module */
+    void *lw;                  /* its writer state */
     unsigned vbits;  /* V */
     uint64_t vmask;  /* 2^V - 1 */
     uint64_t ftag;   /* F = 2^T - 1 */
-    uint32_t nodesz; /* 32 (list, BST) or 16 (table) */
     ga_rng_t rng;
 
-    rec_t *rec;
-    tnode_t *etn, *ltn; /* nodes of et and lt, indexed by record id */
+    ga_rec_t *rec;
+    ga_avl_node_t *etn, *ltn; /* nodes of et and lt, indexed by record id */
     uint32_t rcap, rtop, rfree, nrfree; /* capacity, ids ever used, pool chain head and length */
-    tree_t et, lt;
-    uint32_t lhead;         /* LIST layout: head record */
+    ga_avl_t et, lt;
     uint32_t fold, fnew;    /* free order: oldest and newest freed record */
     uint32_t dhead;         /* dirty chain head */
     uint64_t nlive, nfreed, live_bytes;
 
     uint32_t bump;          /* slots ever used */
-    uint32_t *sfree;        /* released slots: LIFO stack (list, BST) or min-heap (table) */
+    uint32_t *sfree;        /* released slots: LIFO stack, or a min-heap (lo->lowest_slot) */
     uint32_t nsfree, sfree_cap;
 
-    tnode_t *bn;            /* free-block nodes (auto mode) */
-    uint32_t bcap, btop, bfree, nbfree;
-    tree_t bt;
+    bool have_alloc;        /* auto mode */
+    ga_alloc_t alloc;
 
     uint32_t *ov;           /* scratch: freed records a new range overlaps, by base */
     size_t nov, ov_cap;
@@ -295,7 +96,7 @@ void ga_rt_default_cfg(ga_rt_cfg_t *cfg, ga_layout_t layout, unsigned tag_bits, 
 
 static uint64_t slot_loc(const ga_rt_t *rt, uint32_t slot)
 {
-    return rt->cfg.md_base + (uint64_t)slot * rt->nodesz;
+    return rt->cfg.md_base + rt->lo->slot_offset(rt->cfg.md_capacity, slot);
 }
 
 static uint64_t rec_loc(const ga_rt_t *rt, uint32_t id)
@@ -303,7 +104,7 @@ static uint64_t rec_loc(const ga_rt_t *rt, uint32_t id)
     return id == NIL ? 0u : slot_loc(rt, rt->rec[id].slot);
 }
 
-static uint64_t rec_tb(const ga_rt_t *rt, const rec_t *r)
+static uint64_t rec_tb(const ga_rt_t *rt, const ga_rec_t *r)
 {
     return ((r->freed ? rt->ftag : r->tag) << rt->vbits) | r->base;
 }
@@ -319,34 +120,19 @@ static ga_err_t reserve_recs(ga_rt_t *rt, uint32_t k)
     while (ncap - rt->rtop + rt->nrfree < k) ncap *= 2u;
     if (ncap >= NIL) ncap = NIL - 1u;
     if (ncap - rt->rtop + rt->nrfree < k) return GA_ERR_NO_MEMORY;
-    rec_t *nr = realloc(rt->rec, (size_t)ncap * sizeof *nr);
+    ga_rec_t *nr = realloc(rt->rec, (size_t)ncap * sizeof *nr);
     if (nr == NULL) return GA_ERR_NO_MEMORY;
     rt->rec = nr;
     memset(nr + rt->rcap, 0, (size_t)(ncap - rt->rcap) * sizeof *nr);
-    tnode_t *ne = realloc(rt->etn, (size_t)ncap * sizeof *ne);
+    ga_avl_node_t *ne = realloc(rt->etn, (size_t)ncap * sizeof *ne);
     if (ne == NULL) return GA_ERR_NO_MEMORY;
     rt->etn = ne;
     rt->et.n = ne;
-    tnode_t *nl = realloc(rt->ltn, (size_t)ncap * sizeof *nl);
+    ga_avl_node_t *nl = realloc(rt->ltn, (size_t)ncap * sizeof *nl);
     if (nl == NULL) return GA_ERR_NO_MEMORY;
     rt->ltn = nl;
     rt->lt.n = nl;
     rt->rcap = (uint32_t)ncap;
-    return GA_OK;
-}
-
-static ga_err_t reserve_blocks(ga_rt_t *rt, uint32_t k)
-{
-    if ((uint64_t)(rt->bcap - rt->btop) + rt->nbfree >= k) return GA_OK;
-    uint64_t ncap = rt->bcap == 0u ? 64u : (uint64_t)rt->bcap * 2u;
-    while (ncap - rt->btop + rt->nbfree < k) ncap *= 2u;
-    if (ncap >= NIL) ncap = NIL - 1u;
-    if (ncap - rt->btop + rt->nbfree < k) return GA_ERR_NO_MEMORY;
-    tnode_t *nb = realloc(rt->bn, (size_t)ncap * sizeof *nb);
-    if (nb == NULL) return GA_ERR_NO_MEMORY;
-    rt->bn = nb;
-    rt->bt.n = nb;
-    rt->bcap = (uint32_t)ncap;
     return GA_OK;
 }
 
@@ -391,13 +177,27 @@ static ga_err_t ov_push(ga_rt_t *rt, uint32_t id)
     return GA_OK;
 }
 
-/* List/BST: map the device pages of the `fresh` never-used slots the operation will take, with one
- * all-or-nothing write of zeros, so that the commit's node writes cannot fail. */
+/* Map the device pages of the `fresh` never-used slots the operation will take, with one
+ * all-or-nothing write of zeros, so that the commit's writes cannot fail. A zero-filled layout (the
+ * table) mapped every slot at create. */
 static ga_err_t premap_slots(ga_rt_t *rt, uint64_t fresh)
 {
-    if (fresh == 0u || rt->cfg.layout == GA_LAYOUT_TABLE) return GA_OK; /* table: mapped at create */
-    if (fresh > 3u) return GA_ERR_NO_MEMORY; /* cannot happen: at most 3 new nodes per operation */
-    return ga_mem_write(rt->mem, slot_loc(rt, rt->bump), g_zero, (size_t)(fresh * rt->nodesz));
+    if (fresh == 0u || rt->lo->zero_filled) return GA_OK;
+    if (fresh > 3u) return GA_ERR_NO_MEMORY; /* cannot happen: at most 3 new entries per operation */
+    return ga_mem_write(rt->mem, slot_loc(rt, rt->bump), g_zero, (size_t)(fresh * rt->lo->slot_bytes));
+}
+
+/* Everything an operation that inserts `inserts` entries needs before it commits: records, the slot
+ * stack, the invalidation list, device pages of new slots, and the layout writer's own reservation.
+ * GA_ERR_NO_MEMORY or (the layout's nodes) GA_ERR_NO_METADATA_SPACE, changing nothing visible. */
+static ga_err_t reserve_op(ga_rt_t *rt, uint32_t inserts, size_t invals, uint64_t fresh)
+{
+    ga_err_t err = reserve_recs(rt, inserts);
+    if (err == GA_OK) err = reserve_slots(rt);
+    if (err == GA_OK) err = reserve_inval(rt, invals);
+    if (err == GA_OK) err = premap_slots(rt, fresh);
+    if (err == GA_OK) err = rt->lo->w_reserve(rt->lw, rt->rcap, inserts);
+    return err;
 }
 
 /* --- records, dirty chain, device writes --------------------------------------------------------- */
@@ -412,13 +212,12 @@ static uint32_t rec_new(ga_rt_t *rt)
     } else {
         id = rt->rtop++;
     }
-    rec_t *r = &rt->rec[id];
+    ga_rec_t *r = &rt->rec[id];
     /* r->dirty / r->dnext are kept: the id may still be on this operation's dirty chain. */
     r->base = 0;
     r->size = 0;
     r->tag = 0;
     r->slot = 0;
-    r->lnext = r->lprev = NIL;
     r->fnext = r->fprev = NIL;
     r->used = true;
     r->freed = false;
@@ -435,50 +234,33 @@ static void rec_release(ga_rt_t *rt, uint32_t id)
 
 static void mark_dirty(ga_rt_t *rt, uint32_t id)
 {
-    rec_t *r = &rt->rec[id];
+    ga_rec_t *r = &rt->rec[id];
     if (r->dirty) return;
     r->dirty = true;
     r->dnext = rt->dhead;
     rt->dhead = id;
 }
 
-/* et's touch hook: in the BST layout a changed child link is a changed device node. */
-static void et_touch(void *ctx, uint32_t id)
-{
-    ga_rt_t *rt = ctx;
-    if (rt->cfg.layout == GA_LAYOUT_BST) mark_dirty(rt, id);
-}
-
-/* Write record id's whole node (entry, and the two links for list/BST). The page is mapped (the slot
- * was written before, or premapped), so the write cannot fail. */
-static void write_node(ga_rt_t *rt, uint32_t id)
-{
-    const rec_t *r = &rt->rec[id];
-    uint8_t buf[GA_NODE_BYTES];
-    ga_put_le64(buf, rec_tb(rt, r));
-    ga_put_le64(buf + 8, r->size);
-    if (rt->cfg.layout == GA_LAYOUT_LIST) {
-        ga_put_le64(buf + 16, rec_loc(rt, r->lnext));
-        ga_put_le64(buf + 24, rec_loc(rt, r->lprev));
-    } else if (rt->cfg.layout == GA_LAYOUT_BST) {
-        ga_put_le64(buf + 16, rec_loc(rt, rt->etn[id].l));
-        ga_put_le64(buf + 24, rec_loc(rt, rt->etn[id].r));
-    }
-    (void)ga_mem_write(rt->mem, slot_loc(rt, r->slot), buf, rt->nodesz);
-}
-
+/* Write every changed entry (16 bytes at its location; the page is mapped: the slot was written
+ * before, or premapped, so the write cannot fail), then the layout's changed nodes. */
 static void flush_dirty(ga_rt_t *rt)
 {
     uint32_t id = rt->dhead;
     rt->dhead = NIL;
     while (id != NIL) {
-        rec_t *r = &rt->rec[id];
+        ga_rec_t *r = &rt->rec[id];
         uint32_t next = r->dnext;
         r->dirty = false;
         r->dnext = NIL;
-        if (r->used) write_node(rt, id);
+        if (r->used) {
+            uint8_t buf[GA_ENTRY_BYTES];
+            ga_put_le64(buf, rec_tb(rt, r));
+            ga_put_le64(buf + 8, r->size);
+            (void)ga_mem_write(rt->mem, slot_loc(rt, r->slot), buf, sizeof buf);
+        }
         id = next;
     }
+    rt->lo->w_flush(rt->lw, rt->rec);
 }
 
 static void inval_push(ga_rt_t *rt, uint64_t loc)
@@ -526,14 +308,14 @@ static uint32_t heap_pop(ga_rt_t *rt)
 static uint32_t slot_take(ga_rt_t *rt)
 {
     if (rt->nsfree == 0u) return rt->bump++;
-    if (rt->cfg.layout == GA_LAYOUT_TABLE) return heap_pop(rt); /* lowest free slot */
-    return rt->sfree[--rt->nsfree];                              /* most recently released */
+    if (rt->lo->lowest_slot) return heap_pop(rt); /* lowest free slot */
+    return rt->sfree[--rt->nsfree];               /* most recently released */
 }
 
 static void slot_release(ga_rt_t *rt, uint32_t slot)
 {
-    (void)ga_mem_write(rt->mem, slot_loc(rt, slot), g_zero, rt->nodesz); /* mapped: written before */
-    if (rt->cfg.layout == GA_LAYOUT_TABLE)
+    (void)ga_mem_write(rt->mem, slot_loc(rt, slot), g_zero, rt->lo->slot_bytes); /* mapped: written before */
+    if (rt->lo->lowest_slot)
         heap_push(rt, slot);
     else
         rt->sfree[rt->nsfree++] = slot;
@@ -543,7 +325,7 @@ static void slot_release(ga_rt_t *rt, uint32_t slot)
 
 static void fifo_unlink(ga_rt_t *rt, uint32_t id)
 {
-    rec_t *r = &rt->rec[id];
+    ga_rec_t *r = &rt->rec[id];
     if (r->fprev != NIL)
         rt->rec[r->fprev].fnext = r->fnext;
     else
@@ -579,23 +361,15 @@ static void fifo_append(ga_rt_t *rt, uint32_t x)
     rt->fnew = x;
 }
 
-/* Give record id (base, size, tag, freed set) a slot and link it into the structure. */
+/* Give record id (base, size, tag, freed set) a slot and link it into the host index and the layout. */
 static void place_entry(ga_rt_t *rt, uint32_t id)
 {
-    rec_t *r = &rt->rec[id];
+    ga_rec_t *r = &rt->rec[id];
     r->slot = slot_take(rt);
     rt->etn[id].key = r->base;
     rt->etn[id].val = 0;
-    tree_insert(&rt->et, id);
-    if (rt->cfg.layout == GA_LAYOUT_LIST) {
-        r->lprev = NIL;
-        r->lnext = rt->lhead;
-        if (rt->lhead != NIL) {
-            rt->rec[rt->lhead].lprev = id;
-            mark_dirty(rt, rt->lhead);
-        }
-        rt->lhead = id;
-    }
+    ga_avl_insert(&rt->et, id);
+    rt->lo->w_insert(rt->lw, rt->rec, id);
     mark_dirty(rt, id);
     inval_push(rt, slot_loc(rt, r->slot));
 }
@@ -603,20 +377,9 @@ static void place_entry(ga_rt_t *rt, uint32_t id)
 /* Remove freed record id from the structure; its slot is zeroed and released. */
 static void remove_entry(ga_rt_t *rt, uint32_t id)
 {
-    rec_t *r = &rt->rec[id];
-    if (rt->cfg.layout == GA_LAYOUT_LIST) {
-        if (r->lprev != NIL) {
-            rt->rec[r->lprev].lnext = r->lnext;
-            mark_dirty(rt, r->lprev);
-        } else {
-            rt->lhead = r->lnext;
-        }
-        if (r->lnext != NIL) {
-            rt->rec[r->lnext].lprev = r->lprev;
-            mark_dirty(rt, r->lnext);
-        }
-    }
-    tree_remove(&rt->et, id);
+    ga_rec_t *r = &rt->rec[id];
+    rt->lo->w_remove(rt->lw, rt->rec, id);
+    ga_avl_remove(&rt->et, id);
     fifo_unlink(rt, id);
     inval_push(rt, slot_loc(rt, r->slot));
     slot_release(rt, r->slot);
@@ -638,85 +401,18 @@ static void reclaim(ga_rt_t *rt)
     }
 }
 
-/* --- the allocator (auto mode) ------------------------------------------------------------------ */
-
-static uint32_t blk_new(ga_rt_t *rt)
-{
-    uint32_t id;
-    if (rt->bfree != NIL) {
-        id = rt->bfree;
-        rt->bfree = rt->bn[id].l;
-        rt->nbfree--;
-    } else {
-        id = rt->btop++;
-    }
-    return id;
-}
-
-static void blk_release(ga_rt_t *rt, uint32_t id)
-{
-    rt->bn[id].l = rt->bfree;
-    rt->bfree = id;
-    rt->nbfree++;
-}
-
-/* Take `need` bytes from the start of free block id. */
-static void alloc_take(ga_rt_t *rt, uint32_t id, uint64_t need)
-{
-    tree_remove(&rt->bt, id);
-    if (rt->bn[id].val == need) {
-        blk_release(rt, id);
-        return;
-    }
-    rt->bn[id].key += need;
-    rt->bn[id].val -= need;
-    tree_insert(&rt->bt, id);
-}
-
-/* Return [base, base + len) to the free blocks, coalescing with both neighbours. Needs one spare
- * block node (reserved by the caller). */
-static void alloc_give(ga_rt_t *rt, uint64_t base, uint64_t len)
-{
-    uint32_t p = tree_floor(&rt->bt, base);
-    uint32_t s = tree_above(&rt->bt, base);
-    bool ml = p != NIL && rt->bn[p].key + rt->bn[p].val == base;
-    bool mr = s != NIL && base + len == rt->bn[s].key;
-    if (ml && mr) {
-        tree_remove(&rt->bt, p);
-        tree_remove(&rt->bt, s);
-        rt->bn[p].val += len + rt->bn[s].val;
-        blk_release(rt, s);
-        tree_insert(&rt->bt, p);
-    } else if (ml) {
-        tree_remove(&rt->bt, p);
-        rt->bn[p].val += len;
-        tree_insert(&rt->bt, p);
-    } else if (mr) {
-        tree_remove(&rt->bt, s);
-        rt->bn[s].key = base;
-        rt->bn[s].val += len;
-        tree_insert(&rt->bt, s);
-    } else {
-        uint32_t id = blk_new(rt);
-        rt->bn[id].key = base;
-        rt->bn[id].val = len;
-        tree_insert(&rt->bt, id);
-    }
-}
-
 /* --- create / destroy ----------------------------------------------------------------------------- */
 
 static bool cfg_ok(const ga_rt_cfg_t *c)
 {
-    if (c->layout != GA_LAYOUT_LIST && c->layout != GA_LAYOUT_BST && c->layout != GA_LAYOUT_TABLE)
-        return false;
+    const ga_layout_ops_t *lo = ga_layout_ops(c->layout);
+    if (lo == NULL) return false;
     if (!ga_tag_bits_ok(c->tag_bits)) return false;
     uint64_t vend = UINT64_C(1) << ga_va_bits(c->tag_bits); /* 2^V */
-    uint64_t nodesz = c->layout == GA_LAYOUT_TABLE ? GA_ENTRY_BYTES : GA_NODE_BYTES;
-    if (c->md_base == 0u || c->md_base % GA_NODE_BYTES != 0u || c->md_capacity == 0u) return false;
+    if (c->md_base == 0u || c->md_base % lo->md_align != 0u || c->md_capacity == 0u) return false;
     if (c->md_base >= vend) return false;
-    uint64_t md_len = (uint64_t)c->md_capacity * nodesz;
-    if (md_len > vend - c->md_base) return false;
+    uint64_t md_len = lo->md_bytes(c->md_capacity);
+    if (md_len == 0u || md_len > vend - c->md_base) return false;
     if (!c->fixed_addresses) {
         if (c->heap_base == 0u || c->heap_base % ALIGN != 0u) return false;
         if (c->heap_size < ALIGN || c->heap_size % ALIGN != 0u) return false;
@@ -737,39 +433,27 @@ ga_err_t ga_rt_create(const ga_rt_cfg_t *cfg, ga_mem_t *mem, ga_rt_t **out)
     if (rt == NULL) return GA_ERR_NO_MEMORY;
     rt->cfg = *cfg;
     rt->mem = mem;
+    rt->lo = ga_layout_ops(cfg->layout);
     rt->vbits = ga_va_bits(cfg->tag_bits);
     rt->vmask = ga_va_mask(cfg->tag_bits);
     rt->ftag = ga_tag_freed(cfg->tag_bits);
-    rt->nodesz = cfg->layout == GA_LAYOUT_TABLE ? GA_ENTRY_BYTES : GA_NODE_BYTES;
     ga_rng_seed(&rt->rng, cfg->seed);
-    rt->rfree = rt->lhead = rt->fold = rt->fnew = rt->dhead = rt->bfree = NIL;
-    rt->et.root = NIL;
-    rt->et.touch = et_touch;
-    rt->et.ctx = rt;
-    rt->lt.root = NIL;
-    rt->bt.root = NIL;
-    rt->bt.aug = true;
+    rt->rfree = rt->fold = rt->fnew = rt->dhead = NIL;
+    ga_avl_init(&rt->et, NULL, false, NULL, NULL);
+    ga_avl_init(&rt->lt, NULL, false, NULL, NULL);
 
     ga_err_t err = reserve_recs(rt, 64u);
     if (err == GA_OK) err = reserve_slots(rt);
     if (err == GA_OK) err = reserve_inval(rt, 16u);
     if (err == GA_OK && !cfg->fixed_addresses) {
-        err = reserve_blocks(rt, 1u);
-        if (err == GA_OK) {
-            uint32_t id = blk_new(rt);
-            rt->bn[id].key = cfg->heap_base;
-            rt->bn[id].val = cfg->heap_size;
-            tree_insert(&rt->bt, id);
-        }
+        err = ga_alloc_init(&rt->alloc, cfg->heap_base, cfg->heap_size);
+        rt->have_alloc = true;
     }
-    if (err == GA_OK && cfg->layout == GA_LAYOUT_TABLE) {
-        /* Every slot of the table exists and is free: all zero (spec §2.3). */
-        uint64_t len = (uint64_t)cfg->md_capacity * GA_ENTRY_BYTES;
-        for (uint64_t off = 0; off < len && err == GA_OK; off += sizeof g_zero) {
-            uint64_t chunk = len - off < sizeof g_zero ? len - off : sizeof g_zero;
-            err = ga_mem_write(mem, cfg->md_base + off, g_zero, (size_t)chunk);
-        }
+    if (err == GA_OK) {
+        ga_lw_env_t env = { mem, cfg->md_base, cfg->md_capacity, cfg->tag_bits };
+        err = rt->lo->w_create(&rt->lw, &env);
     }
+    if (err == GA_OK) err = rt->lo->w_reserve(rt->lw, rt->rcap, 0u);
     if (err == GA_OK && cfg->tag_quarantine > 0u) {
         size_t w = cfg->tag_quarantine;
         rt->qbase = calloc(w, sizeof *rt->qbase);
@@ -796,11 +480,12 @@ ga_err_t ga_rt_create(const ga_rt_cfg_t *cfg, ga_mem_t *mem, ga_rt_t **out)
 void ga_rt_destroy(ga_rt_t *rt)
 {
     if (rt == NULL) return;
+    if (rt->lw != NULL) rt->lo->w_destroy(rt->lw);
+    if (rt->have_alloc) ga_alloc_fini(&rt->alloc);
     free(rt->rec);
     free(rt->etn);
     free(rt->ltn);
     free(rt->sfree);
-    free(rt->bn);
     free(rt->ov);
     free(rt->inval);
     free(rt->qbase);
@@ -836,7 +521,7 @@ static uint64_t draw_tag(ga_rt_t *rt, uint64_t base, uint64_t size)
         return 1u + ga_rng_below(&rt->rng, rt->ftag - 1u); /* uniform over 1 .. F-1 */
     rt->nexcl = 0;
     if (rt->cfg.tag_neighbour_distinct) {
-        uint32_t below = tree_floor(&rt->lt, base), above = tree_above(&rt->lt, base);
+        uint32_t below = ga_avl_floor(&rt->lt, base), above = ga_avl_above(&rt->lt, base);
         if (below != NIL) excl_add(rt, rt->rec[below].tag);
         if (above != NIL) excl_add(rt, rt->rec[above].tag);
     }
@@ -876,12 +561,12 @@ static ga_err_t malloc_common(ga_rt_t *rt, uint64_t base, uint64_t size, uint32_
 
     /* Plan: the entries the new range overlaps, in base order. */
     rt->nov = 0;
-    uint32_t id = tree_floor(&rt->et, base);
-    if (id == NIL || rt->rec[id].base + rt->rec[id].size <= base) id = tree_above(&rt->et, base);
+    uint32_t id = ga_avl_floor(&rt->et, base);
+    if (id == NIL || rt->rec[id].base + rt->rec[id].size <= base) id = ga_avl_above(&rt->et, base);
     while (id != NIL && rt->rec[id].base < end) {
         if (!rt->rec[id].freed) return GA_ERR_OVERLAP; /* auto mode: impossible (block was free) */
         if (ov_push(rt, id) != GA_OK) return GA_ERR_NO_MEMORY;
-        id = tree_above(&rt->et, rt->rec[id].base);
+        id = ga_avl_above(&rt->et, rt->rec[id].base);
     }
     uint32_t first = rt->nov > 0u ? rt->ov[0] : NIL;
     uint32_t last = rt->nov > 0u ? rt->ov[rt->nov - 1u] : NIL;
@@ -895,18 +580,16 @@ static ga_err_t malloc_common(ga_rt_t *rt, uint64_t base, uint64_t size, uint32_
     uint64_t nfreed_after = rt->nfreed - rt->nov + npieces;
     uint64_t fresh_avail = (uint64_t)rt->nsfree + rt->nov; /* released slots before the new nodes */
     uint64_t fresh = npieces + 1u > fresh_avail ? npieces + 1u - fresh_avail : 0u;
-    ga_err_t err = reserve_recs(rt, (uint32_t)npieces + 1u);
-    if (err == GA_OK) err = reserve_slots(rt);
-    if (err == GA_OK) err = reserve_inval(rt, rt->nov + npieces + 1u + excess_freed(rt, nfreed_after) + 1u);
-    if (err == GA_OK) err = premap_slots(rt, fresh);
+    ga_err_t err = reserve_op(rt, (uint32_t)npieces + 1u,
+                              rt->nov + npieces + 1u + excess_freed(rt, nfreed_after) + 1u, fresh);
     if (err != GA_OK) return err;
 
     /* Commit (cannot fail). */
     rt->ninval = 0;
-    if (blk != NIL) alloc_take(rt, blk, need);
+    if (blk != NIL) ga_alloc_take(&rt->alloc, blk, need);
     uint32_t lo = NIL, hi = NIL;
     if (hi_piece) {
-        const rec_t *o = &rt->rec[last];
+        const ga_rec_t *o = &rt->rec[last];
         uint64_t oend = o->base + o->size;
         hi = rec_new(rt);
         rt->rec[hi].base = end;
@@ -916,7 +599,7 @@ static ga_err_t malloc_common(ga_rt_t *rt, uint64_t base, uint64_t size, uint32_
         fifo_insert_after(rt, last, hi);
     }
     if (lo_piece) {
-        const rec_t *o = &rt->rec[first];
+        const ga_rec_t *o = &rt->rec[first];
         uint64_t obase = o->base, otag = o->tag;
         lo = rec_new(rt);
         rt->rec[lo].base = obase;
@@ -939,14 +622,14 @@ static ga_err_t malloc_common(ga_rt_t *rt, uint64_t base, uint64_t size, uint32_
     }
     uint64_t tag = draw_tag(rt, base, size);
     uint32_t nid = rec_new(rt);
-    rec_t *r = &rt->rec[nid];
+    ga_rec_t *r = &rt->rec[nid];
     r->base = base;
     r->size = size;
     r->tag = tag;
     place_entry(rt, nid);
     rt->ltn[nid].key = base;
     rt->ltn[nid].val = 0;
-    tree_insert(&rt->lt, nid);
+    ga_avl_insert(&rt->lt, nid);
     rt->nlive++;
     rt->live_bytes += size;
     rt->mallocs++;
@@ -963,9 +646,10 @@ ga_err_t ga_rt_malloc(ga_rt_t *rt, uint64_t size, uint64_t *ptr)
     if (size == 0u) return GA_ERR_ZERO_SIZE;
     if (size > rt->cfg.heap_size) return GA_ERR_TOO_LARGE;
     uint64_t need = round_up_256(size); /* no overflow: heap_size <= 2^57 */
-    uint32_t blk = tree_first_fit(&rt->bt, need);
-    if (blk == NIL) return GA_ERR_NO_SPACE;
-    return malloc_common(rt, rt->bn[blk].key, size, blk, need, ptr);
+    uint64_t base;
+    uint32_t blk;
+    if (!ga_alloc_find(&rt->alloc, need, &base, &blk)) return GA_ERR_NO_SPACE;
+    return malloc_common(rt, base, size, blk, need, ptr);
 }
 
 ga_err_t ga_rt_malloc_at(ga_rt_t *rt, uint64_t base, uint64_t size, uint64_t *ptr)
@@ -976,11 +660,11 @@ ga_err_t ga_rt_malloc_at(ga_rt_t *rt, uint64_t base, uint64_t size, uint64_t *pt
     uint64_t vend = rt->vmask + 1u;
     if (size > vend) return GA_ERR_TOO_LARGE;
     if (base == 0u || base >= vend || size > vend - base) return GA_ERR_BAD_ADDRESS;
-    uint64_t md_end = rt->cfg.md_base + (uint64_t)rt->cfg.md_capacity * rt->nodesz;
+    uint64_t md_end = rt->cfg.md_base + rt->lo->md_bytes(rt->cfg.md_capacity);
     if (base < md_end && rt->cfg.md_base < base + size) return GA_ERR_BAD_ADDRESS;
     /* A live overlap is found by malloc_common's scan too, but the live tree answers in O(log n)
      * even when the range covers many freed entries. */
-    uint32_t l = tree_floor(&rt->lt, base + size - 1u);
+    uint32_t l = ga_avl_floor(&rt->lt, base + size - 1u);
     if (l != NIL && rt->rec[l].base + rt->rec[l].size > base) return GA_ERR_OVERLAP;
     return malloc_common(rt, base, size, NIL, 0u, ptr);
 }
@@ -995,9 +679,9 @@ ga_err_t ga_rt_free(ga_rt_t *rt, uint64_t ptr)
         return GA_OK;
     }
     uint64_t t = ptr >> rt->vbits, a = ptr & rt->vmask;
-    uint32_t id = tree_floor(&rt->et, a);
+    uint32_t id = ga_avl_floor(&rt->et, a);
     if (id == NIL) return GA_ERR_UNKNOWN_POINTER;
-    rec_t *r = &rt->rec[id];
+    ga_rec_t *r = &rt->rec[id];
     if (r->base != a) {
         if (a - r->base < r->size) return r->freed ? GA_ERR_UNKNOWN_POINTER : GA_ERR_INTERIOR_POINTER;
         return GA_ERR_UNKNOWN_POINTER;
@@ -1005,21 +689,20 @@ ga_err_t ga_rt_free(ga_rt_t *rt, uint64_t ptr)
     if (r->freed) return (r->tag != 0u && r->tag == t) ? GA_ERR_DOUBLE_FREE : GA_ERR_UNKNOWN_POINTER;
     if (r->tag != t) return GA_ERR_TAG_MISMATCH;
 
-    ga_err_t err = reserve_blocks(rt, 1u);
-    if (err == GA_OK) err = reserve_slots(rt);
-    if (err == GA_OK) err = reserve_inval(rt, 1u + excess_freed(rt, rt->nfreed + 1u));
+    ga_err_t err = rt->have_alloc ? ga_alloc_reserve(&rt->alloc, 1u) : GA_OK;
+    if (err == GA_OK) err = reserve_op(rt, 0u, 1u + excess_freed(rt, rt->nfreed + 1u), 0u);
     if (err != GA_OK) return err;
 
     /* Commit (cannot fail). */
     rt->ninval = 0;
     r = &rt->rec[id];
-    tree_remove(&rt->lt, id);
+    ga_avl_remove(&rt->lt, id);
     r->freed = true; /* r->tag keeps the old tag for DOUBLE_FREE */
     quarantine_push(rt, r->base, r->size, r->tag);
     fifo_append(rt, id);
     mark_dirty(rt, id);
     inval_push(rt, slot_loc(rt, r->slot));
-    if (!rt->cfg.fixed_addresses) alloc_give(rt, r->base, round_up_256(r->size));
+    if (rt->have_alloc) ga_alloc_give(&rt->alloc, r->base, round_up_256(r->size));
     rt->nlive--;
     rt->nfreed++;
     rt->live_bytes -= r->size;
@@ -1044,18 +727,14 @@ size_t ga_rt_invalidations(const ga_rt_t *rt, const uint64_t **locs)
 uint64_t ga_rt_root(const ga_rt_t *rt)
 {
     if (rt == NULL) return 0;
-    switch (rt->cfg.layout) {
-    case GA_LAYOUT_LIST: return rec_loc(rt, rt->lhead);
-    case GA_LAYOUT_BST: return rec_loc(rt, rt->et.root);
-    default: return rt->cfg.md_base;
-    }
+    return rt->lo->w_root(rt->lw, rt->rec);
 }
 
 /* The record whose range contains va (tag bits masked off), or NIL. */
 static uint32_t find_rec(const ga_rt_t *rt, uint64_t va)
 {
     uint64_t a = va & rt->vmask;
-    uint32_t id = tree_floor(&rt->et, a);
+    uint32_t id = ga_avl_floor(&rt->et, a);
     if (id == NIL || a - rt->rec[id].base >= rt->rec[id].size) return NIL;
     return id;
 }
@@ -1087,11 +766,11 @@ bool ga_rt_nearest_live(const ga_rt_t *rt, uint64_t va, ga_entry_t *e, uint64_t 
 {
     if (rt == NULL) return false;
     uint64_t a = va & rt->vmask;
-    uint32_t below = tree_floor(&rt->lt, a), above = tree_above(&rt->lt, a);
+    uint32_t below = ga_avl_floor(&rt->lt, a), above = ga_avl_above(&rt->lt, a);
     uint32_t best = NIL;
     uint64_t d = 0;
     if (below != NIL) {
-        const rec_t *r = &rt->rec[below];
+        const ga_rec_t *r = &rt->rec[below];
         uint64_t lastb = r->base + (r->size - 1u);
         best = below;
         d = a <= lastb ? 0u : a - lastb;
@@ -1117,17 +796,26 @@ ga_rt_stats_t ga_rt_stats(const ga_rt_t *rt)
     ga_rt_stats_t s;
     memset(&s, 0, sizeof s);
     if (rt == NULL) return s;
+    uint32_t height = 0;
+    uint64_t extra = 0;
+    rt->lo->w_stats(rt->lw, &height, &extra);
     s.live = rt->nlive;
     s.freed = rt->nfreed;
     s.nodes = rt->nlive + rt->nfreed;
-    s.metadata_bytes = s.nodes * rt->nodesz;
+    s.index_bytes = extra;
+    s.metadata_bytes = s.nodes * rt->lo->slot_bytes + extra;
     s.live_bytes = rt->live_bytes;
     s.mallocs = rt->mallocs;
     s.frees = rt->frees;
     s.reclaimed = rt->reclaimed;
     s.trimmed = rt->trimmed;
-    s.height = rt->cfg.layout == GA_LAYOUT_BST ? t_h(&rt->et, rt->et.root) : 0u;
+    s.height = height;
     return s;
 }
 
 const ga_rt_cfg_t *ga_rt_cfg(const ga_rt_t *rt) { return rt == NULL ? NULL : &rt->cfg; }
+
+uint64_t ga_rt_md_bytes(const ga_rt_cfg_t *cfg)
+{
+    return cfg == NULL ? 0u : ga_layout_md_bytes(cfg->layout, cfg->md_capacity);
+}

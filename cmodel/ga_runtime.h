@@ -1,25 +1,31 @@
 /*
  * ga_runtime.h — the GPUArmor runtime around cudaMalloc/cudaFree (spec §7; paper §6.1).
  *
- * Keeps one metadata structure (list, AVL tree or table) in simulated device memory in exactly the
- * formats of spec §2, plus a host-side index used only by the runtime itself (heights, free order,
- * the allocator). Deterministic for a given configuration and sequence of calls.
+ * Keeps one metadata structure (list, AVL tree, table or index: the layouts of ga_layouts.def) in
+ * simulated device memory in exactly the formats of spec §2, plus a host-side index used only by the
+ * runtime itself (heights, free order, the allocator). Deterministic for a given configuration and
+ * sequence of calls. The parts are separate files: this one (records, slots, free order, tags,
+ * reclamation), ga_avl.c (ordering), ga_alloc.c (the allocator) and one ga_layout_<name>.c per layout
+ * (its device structure and node writes, ga_layout.h).
  *
  * Terms. V = 64 - tag_bits, F = 2^tag_bits - 1 (the freed tag). An entry's range is [base, base + size)
  * with size the size the program asked for. Entries are live (tag 1..F-1) or freed (tag F). A node's
- * location is md_base + 32*slot (list, BST) or md_base + 16*slot (table). Every operation is O(log n)
- * in the number of entries n, plus O(log n) per freed entry it trims or reclaims.
+ * location is md_base + 32*slot (list, BST), md_base + 16*slot (table) or md_base + 128 + 16*slot
+ * (index: the slot; its index nodes sit around the slots, spec §2.3). Every operation is O(log n) in
+ * the number of entries n, plus O(log n) per freed entry it trims or reclaims.
  *
  * Order of work inside one successful malloc (fixes node placement, spec §7.5, and the invalidations):
  *   1. every freed entry whose range overlaps the new range is removed, in increasing base order, and
  *      its slot released (spec §7.3);
  *   2. their parts outside the new range (at most two pieces: below and above) are inserted as freed
  *      entries, lower piece first; they keep the original's place in free order;
- *   3. the new live entry is inserted (list: at the head; BST: AVL insert; table: lowest free slot);
+ *   3. the new live entry is inserted (list: at the head; BST: AVL insert; table: lowest free slot;
+ *      index: lowest free slot, and a B+-tree insert, spec §7.7);
  *   4. while more than reclaim_threshold freed entries exist, the oldest is reclaimed (spec §7.4).
  * Inside one successful free: the entry's tag becomes F, then step 4.
  * A released list/BST slot is pushed on a LIFO stack; a new node pops it, else takes the next
- * never-used slot. A released node or table slot is overwritten with zeros in device memory.
+ * never-used slot (table and index: the lowest free slot). A released node, slot or index node is
+ * overwritten with zeros in device memory.
  * The TABLE region (md_capacity * 16 bytes) is written with zeros by ga_rt_create, so every slot of
  * [md_base, md_base + 16 * md_capacity) is readable and a free slot is all zero (spec §2.3).
  */
@@ -57,15 +63,17 @@ void ga_rt_default_cfg(ga_rt_cfg_t *cfg, ga_layout_t layout, unsigned tag_bits, 
 typedef struct ga_rt ga_rt_t; /* opaque */
 
 /* GA_ERR_BAD_PARAM for an illegal configuration (every field is checked). mem is borrowed.
- * Legal: layout LIST/BST/TABLE; tag_bits 7 or 16; md_base a non-zero multiple of 32 (a node at
- * location 0 would read as "no metadata"); md_capacity >= 1; the region [md_base, md_base +
- * md_capacity * (32, or 16 for TABLE)) ends at or below 2^V. Auto mode also: heap_base a non-zero
+ * Legal: a layout of ga_layouts.def; tag_bits 7 or 16; md_base a non-zero multiple of 32 (128 for
+ * INDEX; a node at location 0 would read as "no metadata"); md_capacity >= 1; the region [md_base,
+ * md_base + ga_rt_md_bytes(cfg)) ends at or below 2^V (INDEX: and spans at most 2^36 bytes, what its
+ * 32-bit refs address). Auto mode also: heap_base a non-zero
  * multiple of 256 (base 0 is refused as in fixed mode); heap_size a multiple of 256 and >= 256;
  * heap_base + heap_size <= 2^V; heap and metadata region disjoint. Fixed mode ignores the heap fields.
  * Any seed and reclaim_threshold (0: a free reclaims its entry at once) are legal; tag_quarantine
  * above GA_RT_QUARANTINE_MAX is GA_ERR_BAD_PARAM.
  * GA_ERR_BAD_PARAM also for cfg, mem or out NULL; GA_ERR_NO_MEMORY if the host is out of memory.
- * On success the structure is empty, ROOT is 0 (list, BST) or md_base (table). */
+ * On success the structure is empty, ROOT is 0 (list, BST) or md_base (table, index: its empty root
+ * node, 128 zero bytes, is written). */
 ga_err_t ga_rt_create(const ga_rt_cfg_t *cfg, ga_mem_t *mem, ga_rt_t **out);
 void ga_rt_destroy(ga_rt_t *rt); /* NULL is a no-op; mem is left as it is */
 
@@ -134,16 +142,25 @@ bool ga_rt_nearest_live(const ga_rt_t *rt, uint64_t va, ga_entry_t *e, uint64_t 
 
 typedef struct {
     uint64_t live, freed;        /* entries in the structure */
-    uint64_t nodes;              /* nodes in use (list/BST) or occupied slots (table) */
-    uint64_t metadata_bytes;     /* nodes * 32, or table slots in use * 16 */
+    uint64_t nodes;              /* nodes in use (list/BST) or occupied slots (table, index) */
+    uint64_t metadata_bytes;     /* nodes * 32 (list, BST), slots in use * 16 (table), slots in use
+                                    * 16 + index_bytes (index) */
     uint64_t live_bytes;         /* sum of live sizes */
     uint64_t mallocs, frees, reclaimed, trimmed; /* successful mallocs and non-NULL frees; freed
                                                     entries reclaimed (spec §7.4); freed entries
                                                     removed by a new allocation's range (spec §7.3) */
-    uint32_t height;             /* BST height (0 empty, 1 a single node); 0 for list/table */
+    uint32_t height;             /* BST height (0 empty, 1 a single node); index: node levels (1 while
+                                    the root is a leaf); 0 for list/table */
+    /* Fields below were added after the first release. */
+    uint64_t index_bytes;        /* index: 128 bytes per index node in use, the root included; else 0 */
 } ga_rt_stats_t;
 ga_rt_stats_t ga_rt_stats(const ga_rt_t *rt);
 
 const ga_rt_cfg_t *ga_rt_cfg(const ga_rt_t *rt);
+
+/* The size in bytes of cfg's metadata region [md_base, md_base + size) (spec §7.5): md_capacity * 32
+ * (list, BST), * 16 (table), or the index's root, slots and node pool (spec §2.3). 0 for cfg NULL, a
+ * layout that is none of them, or an index region its refs cannot address. */
+uint64_t ga_rt_md_bytes(const ga_rt_cfg_t *cfg);
 
 #endif /* GA_RUNTIME_H */

@@ -12,32 +12,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ga_isa.h" /* the shared encodings: modes, policy, exception kinds, walk ends, ... */
+
 /* Sizes of the in-memory metadata formats (spec §2). */
 #define GA_ENTRY_BYTES 16u /* tagged base + size */
 #define GA_NODE_BYTES 32u  /* entry + two pointers (list: next, prev; BST: left, right) */
+#define GA_INODE_BYTES 128u /* an INDEX node: one L1 line (spec §2.3) */
 #define GA_MLB_MAX 64u     /* largest legal MLB (spec §6.1) */
 #define GA_LANES_MAX 32u   /* largest warp (spec §4.4) */
 
-/* Metadata layouts (spec §2.3); the values are the LAYOUT register encoding. */
-typedef enum { GA_LAYOUT_LIST = 0, GA_LAYOUT_BST = 1, GA_LAYOUT_TABLE = 2 } ga_layout_t;
-
-/* Modes (spec §5.1). */
-typedef enum { GA_MODE_COMPILER = 0, GA_MODE_HWONLY = 1 } ga_mode_t;
-
-/* Exception policy (spec §4.5). */
-typedef enum { GA_POLICY_REPORT = 0, GA_POLICY_TERMINATE = 1 } ga_policy_t;
-
-/* Exception kinds (spec §4.5); the values are the RTL encoding. */
+/* Metadata layouts (spec §2.3); the values are the LAYOUT register encoding. The list is
+ * cmodel/ga_layouts.def; GA_LAYOUTS is the number of layouts (codes 0 .. GA_LAYOUTS - 1). The LAYOUT
+ * register is GA_LAYOUT_BITS wide (spec §5.1): codes GA_LAYOUTS .. 2^GA_LAYOUT_BITS - 1 are illegal. */
 typedef enum {
-    GA_EXC_NONE = 0,
-    GA_EXC_OUT_OF_BOUNDS = 1,
-    GA_EXC_USE_AFTER_FREE = 2,
-    GA_EXC_TAG_MISMATCH = 3,
-    GA_EXC_NO_METADATA = 4,
-    GA_EXC_SHARED_OUT_OF_BOUNDS = 5,
-    GA_EXC_METADATA_FAULT = 6,
-    GA_EXC_KINDS = 7
-} ga_exc_kind_t;
+#define GA_LAYOUT(id, code, name, rtl, title) GA_LAYOUT_##id = code,
+#include "ga_layouts.def"
+#undef GA_LAYOUT
+    GA_LAYOUTS
+} ga_layout_t;
+#define GA_LAYOUT_BITS 3u
+
+/* Modes (ga_mode_t), exception policy (ga_policy_t) and exception kinds (ga_exc_kind_t, spec §4.5):
+ * ga_isa.h, from cmodel/ga_isa.def. */
 
 /* Error codes returned by model and runtime functions. 0 is success; every error leaves all state
  * unchanged (spec §7). ga_strerror() gives a one-line description. */
@@ -63,7 +59,21 @@ typedef enum {
 
 const char *ga_strerror(ga_err_t err);
 const char *ga_exc_name(ga_exc_kind_t kind); /* "OUT_OF_BOUNDS", ...; "?" for an unknown value */
-const char *ga_layout_name(ga_layout_t layout); /* "list", "bst", "table" */
+/* Layout names (ga_layouts.def). ga_layout_name: "list", "bst", ...; "?" for a code that names no
+ * layout. ga_layout_parse: the layout spelled name (exact, lower case); false, *out untouched, for any
+ * other string or NULL. ga_layout_valid: code names a layout (0 .. GA_LAYOUTS - 1). ga_layout_in_rtl:
+ * the RTL walker implements it (the rtl column of ga_layouts.def); false for an invalid code.
+ * ga_layout_title: the legend text ("balanced BST", ...); "?" for an invalid code. */
+const char *ga_layout_name(ga_layout_t layout);
+const char *ga_layout_title(ga_layout_t layout);
+bool ga_layout_parse(const char *name, ga_layout_t *out);
+bool ga_layout_valid(unsigned code);
+bool ga_layout_in_rtl(ga_layout_t layout);
+/* The layout names joined for help texts and messages: sep between names and last before the final
+ * one, e.g. ga_layout_list(buf, cap, ", ", " or ", false) = "list, bst, table or index"; rtl_only keeps
+ * the layouts the RTL implements. Writes at most cap - 1 characters and a NUL (nothing for cap 0);
+ * returns the full length, as snprintf does. */
+size_t ga_layout_list(char *buf, size_t cap, const char *sep, const char *last, bool rtl_only);
 
 /* A 16-byte metadata entry (spec §2.2). */
 typedef struct {

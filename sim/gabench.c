@@ -7,12 +7,27 @@
  *    some lookups miss and walk. Reported as checked accesses per second (one access = one lane) for
  *    one-lane requests and for 32-lane warps, per second of this thread's CPU time
  *    (CLOCK_THREAD_CPUTIME_ID), so that other jobs on the machine do not distort the figure.
- * 2. Walk cost: LIST, BST and TABLE holding 10, 100, 1 000 and 10 000 live allocations; 4 096 walks
- *    for random live pointers (random offsets inside the allocation): mean and max node reads per
- *    walk (the paper's O(N), O(log N), O(1), §4.2 / §9.1) and nanoseconds per walk.
+ * 2. Walk cost: every layout of cmodel/ga_layouts.def holding 10, 100, 1 000, 1 184 (the paper's
+ *    largest live count, Fig 4) and 10 000 live allocations; 4 096 walks for random live pointers
+ *    (random offsets inside the allocation): mean and max metadata reads per walk (the paper's O(N),
+ *    O(log N), O(1), §4.2 / §9.1; the index's h node reads + 1 slot read), mean bytes read per walk,
+ *    metadata bytes per live allocation (slot or node, plus the index's share), the structure's height
+ *    and nanoseconds per walk. Each size is built twice: "fresh" (n allocations, nothing freed) and
+ *    "churned" (then n more rounds of free-one-at-random + allocate-one, so freed entries, trims and
+ *    reclaims have reshaped the structure: the index's nodes are then no longer packed).
+ *    The issue-13 goals for the index (at most 3 + 1 reads per MLB miss at 1 184 live allocations and
+ *    4 + 1 at 10 000) are checked against the measured maximum and printed as met or MISSED.
  *
- * Nothing here is asserted: the figures go to README.md / docs with how they were measured.
+ * 3. `gabench --fixed-requests N --lanes L`: the throughput loop of 1. for exactly N requests (rounded up
+ *    to a multiple of 4 096) of L lanes, no clock, nothing else: run it under `valgrind --tool=callgrind`
+ *    at two values of N and divide the difference of the instruction counts by the difference of N to
+ *    get instructions per request, a figure that does not drift with the machine's load (README.md,
+ *    "Benchmark figures").
+ *
+ * Nothing here is asserted: the figures go to README.md / docs with how they were measured. Exit
+ * status (ga_exit.h): 0, 1 a model error, 2 a bad command line.
  */
+#include "ga_exit.h"
 #include "ga_system.h"
 #include "ga_rng.h"
 
@@ -44,7 +59,7 @@ static void build(ga_system_t *s, ga_layout_t layout, ga_mode_t mode, unsigned n
     ga_system_default_cfg(&cfg, layout, 7, seed);
     cfg.mode = mode;
     cfg.mlb_entries = 8;
-    cfg.rt.md_capacity = n + 16u;
+    cfg.rt.md_capacity = n + 1100u; /* room for the freed entries kept by churn (threshold 1 024) */
     ga_err_t err = ga_system_init(s, &cfg);
     if (err != GA_OK) die("system", err);
     ga_rng_t rng;
@@ -56,7 +71,9 @@ static void build(ga_system_t *s, ga_layout_t layout, ga_mode_t mode, unsigned n
     }
 }
 
-static void throughput(unsigned lanes)
+/* The throughput loop: 4 096 requests of `lanes` lanes per round, for one second of CPU time, or for
+ * exactly `fixed` requests (rounded up to whole rounds; no clock read) when fixed is not 0. */
+static void throughput(unsigned lanes, uint64_t fixed)
 {
     enum { LIVE = 1000, WS = 6 };
     static uint64_t ptr[LIVE], size[LIVE];
@@ -87,10 +104,17 @@ static void throughput(unsigned lanes)
         }
         ops += 4096;
         ws[ga_rng_below(&rng, WS)] = (unsigned)ga_rng_below(&rng, LIVE);
-        t1 = now_s();
-    } while (t1 - t0 < 1.0);
-    double secs = t1 - t0;
+        t1 = fixed ? t0 : now_s();
+    } while (fixed ? ops < fixed : t1 - t0 < 1.0);
     ga_mlu_stats_t st = ga_system_stats(&s);
+    if (fixed) {
+        printf("  %2u lane%s  %" PRIu64 " requests, MLB hit %.2f%%, %" PRIu64 " faults (fixed count: no timing)\n", lanes,
+               lanes == 1 ? " " : "s", ops, 100.0 * (double)st.loadmeta_hits / (double)(st.loadmeta - st.loadmeta_unchecked),
+               faults);
+        ga_system_fini(&s);
+        return;
+    }
+    double secs = t1 - t0;
     printf("  %2u lane%s  %12.2f M checked accesses/s  %10.2f M requests/s  MLB hit %.2f%%  "
            "(%.2f s CPU, %" PRIu64 " faults)\n",
            lanes, lanes == 1 ? " " : "s", (double)(ops * lanes) / secs / 1e6, (double)ops / secs / 1e6,
@@ -98,17 +122,40 @@ static void throughput(unsigned lanes)
     ga_system_fini(&s);
 }
 
-static void walk_cost(ga_layout_t layout, unsigned n)
+/* n rounds of: free a random live allocation, allocate a new one in its place in the arrays (sizes
+ * as in build). Freed entries stay up to the reclaim threshold; new allocations reuse freed ranges
+ * (trims), so the structure is reshaped the way a long-running program reshapes it. */
+static void churn(ga_system_t *s, unsigned n, uint64_t seed, uint64_t *ptr, uint64_t *size)
+{
+    ga_rng_t rng;
+    ga_rng_seed(&rng, seed ^ 0x5A5Au);
+    for (unsigned r = 0; r < n; r++) {
+        unsigned k = (unsigned)ga_rng_below(&rng, n);
+        ga_err_t err = ga_system_free(s, ptr[k]);
+        if (err != GA_OK) die("free", err);
+        size[k] = 256u + 256u * ga_rng_below(&rng, 64);
+        err = ga_system_malloc(s, size[k], &ptr[k]);
+        if (err != GA_OK) die("malloc", err);
+    }
+}
+
+typedef struct {
+    double mean_reads;
+    uint32_t max_reads;
+} walk_fig_t;
+
+static walk_fig_t walk_cost(ga_layout_t layout, unsigned n, bool churned)
 {
     uint64_t *ptr = malloc(n * sizeof *ptr), *size = malloc(n * sizeof *size);
     if (ptr == NULL || size == NULL) die("host", GA_ERR_NO_MEMORY);
     ga_system_t s;
     build(&s, layout, GA_MODE_COMPILER, n, 99, ptr, size);
+    if (churned) churn(&s, n, 99, ptr, size);
     ga_walk_cfg_t wc = {.layout = layout, .root = ga_rt_root(s.rt), .step_limit = UINT32_MAX, .tag_bits = 7};
     ga_rng_t rng;
     ga_rng_seed(&rng, 3);
     enum { WALKS = 4096 };
-    uint64_t steps = 0, found = 0;
+    uint64_t steps = 0, found = 0, bytes = 0;
     uint32_t max = 0;
     double t0 = now_s();
     for (int i = 0; i < WALKS; i++) {
@@ -116,32 +163,83 @@ static void walk_cost(ga_layout_t layout, unsigned n)
         uint64_t p = ptr[k] + ga_rng_below(&rng, size[k]);
         ga_walk_result_t r = ga_walk(&wc, &s.sm[0].mem, p);
         steps += r.steps;
+        bytes += r.bytes;
         found += r.status == GA_WALK_FOUND;
         if (r.steps > max) max = r.steps;
     }
     double ns = (now_s() - t0) * 1e9 / WALKS;
-    printf("  %-6s %6u  %10.2f %8" PRIu32 " %10.1f %9s\n", ga_layout_name(layout), n,
-           (double)steps / WALKS, max, ns, found == WALKS ? "all" : "SOME MISSED");
+    ga_rt_stats_t rs = ga_rt_stats(s.rt);
+    printf("  %-6s %-8s %6u  %10.2f %5" PRIu32 " %10.1f %9.1f %7" PRIu32 " %11.1f %6s\n", ga_layout_name(layout),
+           churned ? "churned" : "fresh", n, (double)steps / WALKS, max, (double)bytes / WALKS,
+           (double)rs.metadata_bytes / (double)rs.live, rs.height, ns, found == WALKS ? "all" : "MISSED");
     ga_system_fini(&s);
     free(ptr);
     free(size);
+    walk_fig_t f = {(double)steps / WALKS, max};
+    return f;
+}
+
+/* gabench --help text. */
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: gabench                                   throughput (1 s CPU per shape) and walk cost\n"
+               "       gabench --fixed-requests N --lanes 1|32   exactly N requests, no timing (for callgrind)\n"
+               "exit: 0 done; 1 a model error; 2 bad command line\n");
 }
 
 int main(int argc, char **argv)
 {
-    (void)argv;
-    if (argc > 1) {
-        fprintf(stderr, "usage: gabench (no options)\n");
-        return 2;
+    uint64_t fixed = 0, lanes = 0;
+    for (int i = 1; i < argc; i++) {
+        char *end;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return GA_EXIT_OK;
+        }
+        uint64_t *dst = !strcmp(argv[i], "--fixed-requests") ? &fixed : !strcmp(argv[i], "--lanes") ? &lanes : NULL;
+        if (dst == NULL || i + 1 >= argc || *dst != 0) {
+            fprintf(stderr, "gabench: %s '%s' (see gabench --help)\n",
+                    dst == NULL ? "unknown option" : *dst ? "option given twice:" : "missing value for", argv[i]);
+            return GA_EXIT_USAGE;
+        }
+        const char *v = argv[++i];
+        unsigned long long x = strtoull(v, &end, 0);
+        if (*end != '\0' || v[0] == '-' || x == 0 || x > (1ull << 40)) {
+            fprintf(stderr, "gabench: %s: expected a positive integer, got '%s'\n", argv[i - 1], v);
+            return GA_EXIT_USAGE;
+        }
+        *dst = x;
+    }
+    if ((fixed != 0) != (lanes != 0) || (lanes && lanes != 1 && lanes != 32)) {
+        fprintf(stderr, "gabench: --fixed-requests N and --lanes 1|32 go together (see gabench --help)\n");
+        return GA_EXIT_USAGE;
+    }
+    if (fixed) {
+        throughput((unsigned)lanes, fixed);
+        return GA_EXIT_OK;
     }
     printf("GPUArmor golden model benchmark (one thread; times are this thread's CPU time)\n\n");
     printf("Throughput: HWOnly, 8-entry MLB, 1000 live allocations in the BST, working set 6\n");
-    throughput(1);
-    throughput(32);
-    printf("\nWalk cost: node reads per LOADMETA walk for random live pointers (4096 walks)\n");
-    printf("  %-6s %6s  %10s %8s %10s %9s\n", "layout", "live", "mean reads", "max", "CPU ns/walk", "found");
-    const unsigned ns[] = {10, 100, 1000, 10000};
-    for (int l = 0; l < 3; l++)
-        for (int i = 0; i < 4; i++) walk_cost((ga_layout_t)l, ns[i]);
+    throughput(1, 0);
+    throughput(32, 0);
+    printf("\nWalk cost: metadata reads per LOADMETA walk (an MLB miss) for random live pointers (4096 walks);\n"
+           "md B/alloc = metadata bytes per live allocation (nodes or slots, freed entries and index nodes "
+           "included); height = BST levels or index node levels\n");
+    printf("  %-6s %-8s %6s  %10s %5s %10s %9s %7s %11s %6s\n", "layout", "state", "live", "mean reads", "max",
+           "mean bytes", "md B/alloc", "height", "CPU ns/walk", "found");
+    const unsigned ns[] = {10, 100, 1000, 1184, 10000};
+    uint32_t goal_max[2][2] = {{0, 0}, {0, 0}}; /* [fresh, churned][1 184, 10 000] */
+    for (unsigned l = 0; l < (unsigned)GA_LAYOUTS; l++)
+        for (int c = 0; c < 2; c++)
+            for (int i = 0; i < 5; i++) {
+                walk_fig_t f = walk_cost((ga_layout_t)l, ns[i], c == 1);
+                if (l == GA_LAYOUT_INDEX && ns[i] == 1184) goal_max[c][0] = f.max_reads;
+                if (l == GA_LAYOUT_INDEX && ns[i] == 10000) goal_max[c][1] = f.max_reads;
+            }
+    printf("\nIndex goals (issue 13): at most 3 + 1 reads per MLB miss at 1184 live allocations, 4 + 1 at 10000\n");
+    for (int c = 0; c < 2; c++)
+        printf("  %-8s 1184: max %" PRIu32 " reads (%s)   10000: max %" PRIu32 " reads (%s)\n", c ? "churned" : "fresh",
+               goal_max[c][0], goal_max[c][0] <= 4u ? "met" : "MISSED", goal_max[c][1],
+               goal_max[c][1] <= 5u ? "met" : "MISSED");
     return 0;
 }

@@ -6,21 +6,23 @@
  * paper's Observation 6: working sets under eight allocations), frees and new allocations between
  * kernels, shared-memory accesses, and a handful of injected memory-safety errors of each class of the
  * paper's Table 4. It runs in COMPILER mode (LOADMETA per root pointer, MEMCHECK.G / MEMCHECK.S per
- * access, paper §6.2) and in HWONLY mode (every global access checked, §6.2) for each of the three
- * metadata layouts (list, BST, table, §4.2).
+ * access, paper §6.2) and in HWONLY mode (every global access checked, §6.2) for each metadata layout
+ * of cmodel/ga_layouts.def (the paper's list, BST and table, §4.2, and the index, spec §2.3).
  *
  * --write-trace FILE also records the BST / COMPILER run as a gatrace file (docs/traces.md) for
  * gasim, e.g. `gasim-rtl --rtl --trace FILE` co-simulates it through the RTL (make run). The report
  * is the same with or without it.
  *
- * Exit status: 0 when the run completed, no clean access raised an exception (no false positive) and
- * every injected error whose detection the design guarantees was detected (see `guaranteed`); 1
- * otherwise; 2 for a bad command line. Detections that are probabilistic by design (a stray pointer
+ * Exit status (ga_exit.h): 0 when the run completed, no clean access raised an exception (no false
+ * positive) and every injected error whose detection the design guarantees was detected (see
+ * `guaranteed`); 3 when one of those self-checks failed; 1 for a runtime error (the model refused its
+ * configuration, the trace could not be written); 2 for a bad command line. Detections that are probabilistic by design (a stray pointer
  * landing in another allocation whose random tag happens to equal its own: paper §7.2, 1 in 126 at
  * 7 bits) are reported, not required.
  */
 #include "ga_system.h"
 #include "ga_rng.h"
+#include "ga_exit.h"
 #include "trace/ga_trace.h"
 
 #include <errno.h>
@@ -88,7 +90,7 @@ typedef struct {
 static void die_err(const char *what, ga_err_t err)
 {
     fprintf(stderr, "garun: %s: %s\n", what, ga_strerror(err));
-    exit(1);
+    exit(GA_EXIT_ERROR);
 }
 
 static uint64_t rand_size(run_t *r)
@@ -106,7 +108,7 @@ static void tw_event(run_t *r, const ga_tev_t *ev)
 {
     if (ga_trace_write_event(r->tw, ev) != 0) {
         fprintf(stderr, "garun: --write-trace: cannot write a %s record\n", ga_tev_name(ev->kind));
-        exit(1);
+        exit(GA_EXIT_ERROR);
     }
 }
 
@@ -415,19 +417,20 @@ static int run_one(const opts_t *o, ga_layout_t layout, ga_mode_t mode, outcome_
     ga_rng_seed(&r.rng, o->seed ^ UINT64_C(0x5eed));
     if (o->write_trace != NULL && layout == GA_LAYOUT_BST && mode == GA_MODE_COMPILER) {
         r.tw = fopen(o->write_trace, "w");
-        ga_trace_header_t h = {GA_TRACE_VERSION, o->sms, false};
+        ga_trace_header_t h = {.version = GA_TRACE_VERSION, .sms = o->sms, .fixed = false};
         if (r.tw == NULL || ga_trace_write_header(r.tw, &h) != 0) {
             fprintf(stderr, "garun: --write-trace: cannot write '%s': %s\n", o->write_trace, strerror(errno));
-            exit(1);
+            exit(GA_EXIT_ERROR);
         }
     }
     for (unsigned i = 0; i < o->allocs; i++) alloc_one(&r);
     if (o->verbose) printf("\n  %s / %s: injected errors as reported\n", ga_layout_name(layout),
                            mode == GA_MODE_HWONLY ? "HWOnly" : "compiler");
     for (unsigned k = 0; k < o->kernels; k++) run_kernel(&r, k);
-    if (r.tw != NULL && fclose(r.tw) != 0) {
+    /* version 2: the end-of-trace record tells a complete trace from a cut one */
+    if (r.tw != NULL && (ga_trace_write_end(r.tw) != 0) + (fclose(r.tw) != 0)) {
         fprintf(stderr, "garun: --write-trace: cannot write '%s': %s\n", o->write_trace, strerror(errno));
-        exit(1);
+        exit(GA_EXIT_ERROR);
     }
 
     ga_mlu_stats_t st = ga_system_stats(&r.sys);
@@ -461,8 +464,8 @@ static int run_one(const opts_t *o, ga_layout_t layout, ga_mode_t mode, outcome_
         t->detected[c] += r.out.detected[c];
         for (int k = 0; k < GA_EXC_KINDS; k++) t->by_kind[c][k] += r.out.by_kind[c][k];
     }
-    if (layout == GA_LAYOUT_TABLE && mode == GA_MODE_HWONLY) {
-        printf("\nDetections by class and kind, summed over the three layouts:\n");
+    if (layout == (ga_layout_t)(GA_LAYOUTS - 1) && mode == GA_MODE_HWONLY) {
+        printf("\nDetections by class and kind, summed over the %u layouts:\n", (unsigned)GA_LAYOUTS);
         printf("  %-18s %-9s %-9s  kinds reported\n", "class", "compiler", "HWOnly");
         for (int c = 0; c < INJ_CLASSES; c++) {
             printf("  %-18s %4" PRIu64 "/%-4" PRIu64 " ", inj_name[c], total[0].detected[c], total[0].injected[c]);
@@ -507,65 +510,86 @@ static void usage(FILE *f)
             "  --warps N      warps per SM per kernel (1..1024, default 8)\n"
             "  --iters N      iterations per warp (1..100000, default 16)\n"
             "  --verbose      print exception records of the injected errors\n"
-            "  --write-trace FILE  also write the BST / compiler run as a gatrace file (for gasim --rtl)\n");
+            "  --write-trace FILE  also write the BST / compiler run as a gatrace file (for gasim --rtl)\n"
+            "  --dry-run      check the command line only and exit (0 when it is valid)\n"
+            "exit: 0 no false positive and every guaranteed detection made; 3 a self-check failed;\n"
+            "1 a runtime error (the model refused its configuration, the trace cannot be written);\n"
+            "2 bad command line\n");
 }
 
 int main(int argc, char **argv)
 {
     opts_t o = {.seed = 1, .sms = 4, .mlb = 8, .tag_bits = 7, .allocs = 320, .kernels = 12,
                 .warps = 8, .iters = 16, .verbose = 0};
+    bool dry = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         unsigned long long v;
+        /* every option may be given once: a second one would silently win */
+        for (int j = 1; j < i; j++)
+            if (argv[j][0] == '-' && strcmp(argv[j], a) == 0 && a[0] == '-') {
+                fprintf(stderr, "garun: option %s given twice\n", a);
+                return GA_EXIT_USAGE;
+            }
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
-            return 0;
+            return GA_EXIT_OK;
         }
         if (!strcmp(a, "--verbose")) {
             o.verbose = 1;
             continue;
         }
+        if (!strcmp(a, "--dry-run")) {
+            dry = true;
+            continue;
+        }
+        if (a[0] != '-' || a[1] != '-') {
+            fprintf(stderr, "garun: unexpected argument '%s' (see garun --help)\n", a);
+            return GA_EXIT_USAGE;
+        }
         if (i + 1 >= argc) {
-            fprintf(stderr, "garun: unknown option or missing value: '%s'\n", a);
-            usage(stderr);
-            return 2;
+            fprintf(stderr, "garun: unknown option or missing value: '%s' (see garun --help)\n", a);
+            return GA_EXIT_USAGE;
         }
         const char *val = argv[++i];
         if (!strcmp(a, "--write-trace")) {
             o.write_trace = val;
         } else if (!strcmp(a, "--seed")) {
-            if (parse_u(val, a, 0, UINT64_MAX, &v)) return 2;
+            if (parse_u(val, a, 0, UINT64_MAX, &v)) return GA_EXIT_USAGE;
             o.seed = v;
         } else if (!strcmp(a, "--sms")) {
-            if (parse_u(val, a, 1, GA_SYSTEM_MAX_SMS, &v)) return 2;
+            if (parse_u(val, a, 1, GA_SYSTEM_MAX_SMS, &v)) return GA_EXIT_USAGE;
             o.sms = (unsigned)v;
         } else if (!strcmp(a, "--mlb")) {
-            if (parse_u(val, a, 1, GA_MLB_MAX, &v)) return 2;
+            if (parse_u(val, a, 1, GA_MLB_MAX, &v)) return GA_EXIT_USAGE;
             o.mlb = (unsigned)v;
         } else if (!strcmp(a, "--tag-bits")) {
-            if (parse_u(val, a, 7, 16, &v)) return 2;
+            if (parse_u(val, a, 7, 16, &v)) return GA_EXIT_USAGE;
             if (v != 7 && v != 16) {
                 fprintf(stderr, "garun: --tag-bits: expected 7 or 16, got '%s'\n", val);
-                return 2;
+                return GA_EXIT_USAGE;
             }
             o.tag_bits = (unsigned)v;
         } else if (!strcmp(a, "--allocs")) {
-            if (parse_u(val, a, 16, 100000, &v)) return 2;
+            if (parse_u(val, a, 16, 100000, &v)) return GA_EXIT_USAGE;
             o.allocs = (unsigned)v;
         } else if (!strcmp(a, "--kernels")) {
-            if (parse_u(val, a, 1, 100000, &v)) return 2;
+            if (parse_u(val, a, 1, 100000, &v)) return GA_EXIT_USAGE;
             o.kernels = (unsigned)v;
         } else if (!strcmp(a, "--warps")) {
-            if (parse_u(val, a, 1, 1024, &v)) return 2;
+            if (parse_u(val, a, 1, 1024, &v)) return GA_EXIT_USAGE;
             o.warps = (unsigned)v;
         } else if (!strcmp(a, "--iters")) {
-            if (parse_u(val, a, 1, 100000, &v)) return 2;
+            if (parse_u(val, a, 1, 100000, &v)) return GA_EXIT_USAGE;
             o.iters = (unsigned)v;
         } else {
-            fprintf(stderr, "garun: unknown option '%s'\n", a);
-            usage(stderr);
-            return 2;
+            fprintf(stderr, "garun: unknown option '%s' (see garun --help)\n", a);
+            return GA_EXIT_USAGE;
         }
+    }
+    if (dry) {
+        printf("garun: dry run: the command line is valid\n");
+        return GA_EXIT_OK;
     }
 
     printf("GPUArmor golden model — default workload (seed %" PRIu64 ", %u SMs, %u-entry MLB, %u-bit tags)\n",
@@ -579,12 +603,13 @@ int main(int argc, char **argv)
     outcome_t total[2];
     memset(total, 0, sizeof total);
     for (int m = 0; m < 2; m++)
-        for (int l = 0; l < 3; l++) run_one(&o, (ga_layout_t)l, (ga_mode_t)m, total, &ok);
+        for (unsigned l = 0; l < (unsigned)GA_LAYOUTS; l++) run_one(&o, (ga_layout_t)l, (ga_mode_t)m, total, &ok);
     printf("\nops: LOADMETA + MEMCHECK.G + MEMCHECK.S + ACCESS warp operations; lanes: checked lanes;\n"
            "MLB hit: LOADMETA range-lookup hits (tag-0 and freed-tag inputs excluded); rd/LDMETA: metadata\n"
-           "node reads per LOADMETA; walk: mean node reads per walk; md bytes: metadata storage at the end;\n"
+           "reads per LOADMETA; walk: mean reads per walk (index: node levels + the slot); md bytes: metadata\n"
+           "storage at the end;\n"
            "detected: injected errors that raised an exception; FP: clean accesses that raised one.\n");
     printf("\n%s\n", ok ? "RESULT: no false positives; every injected error the design guarantees to catch was caught"
                         : "RESULT: FAILED (see above)");
-    return ok ? 0 : 1;
+    return ok ? GA_EXIT_OK : GA_EXIT_MISMATCH;
 }

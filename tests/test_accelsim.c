@@ -2,7 +2,8 @@
  * test_accelsim.c — the Accel-Sim / NVBit importer (docs/traces.md §9) on the hand-written sample in
  * sim/traces/accelsim/ and on malformed inputs: the gatrace it produces (against reviewed expected
  * files and field by field), the detections its replay gives in both modes with and without an
- * allocation list, and "FILE:LINE: message" errors for each kind of malformed input.
+ * allocation list, "FILE:LINE: message" errors for each kind of malformed input, and an allocation
+ * list from another run: the warning that says so, --allocs-shift and --allocs-rebase memcpy.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -82,7 +83,7 @@ START_TEST(test_import_sample)
     char *t = import_text(DIR "/kernelslist.g", DIR "/allocs.txt", 0, &err);
     ck_assert_msg(t != NULL, "%s", err.msg);
     /* header, allocations in address order with fixed addresses */
-    const char *head = "gatrace 1 sms=4 alloc=fixed\nalloc a0 4096 at 0x7f0000000000\n"
+    const char *head = "gatrace 2 sms=4 alloc=fixed\nalloc a0 4096 at 0x7f0000000000\n"
                        "alloc a1 4096 at 0x7f0000001000\nalloc a2 256 at 0x7f0000010000\n"
                        "kernel _Z6vecAddPKfS0_Pfi\n";
     ck_assert(strncmp(t, head, strlen(head)) == 0);
@@ -103,7 +104,7 @@ START_TEST(test_import_sample)
     /* --sms spreads thread blocks: with one SM block 1 is SM 0, warps 2 and 3 */
     t = import_text(DIR "/kernelslist.g", NULL, 1, &err);
     ck_assert_msg(t != NULL, "%s", err.msg);
-    ck_assert(strncmp(t, "gatrace 1 sms=1 alloc=fixed\n", 28) == 0);
+    ck_assert(strncmp(t, "gatrace 2 sms=1 alloc=fixed\n", 28) == 0);
     ck_assert(strstr(t, "\nld 0 3 4 0x0000ffff root=a0 stride a0+0x180 4\n"));
     ck_assert(strstr(t, "; 5 global outside every allocation (unchecked);"));
     free(t);
@@ -172,8 +173,8 @@ END_TEST
 START_TEST(test_import_gasim)
 {
     th_run_t r = th_run(ga_gasim_main, "gasim", "--trace", DIR "/kernelslist.g", "--allocs", DIR "/allocs.txt",
-                        "--error-exitcode", "3", NULL);
-    ck_assert_int_eq(r.rc, 3);
+                        "--error-exitcode", "7", NULL);
+    ck_assert_int_eq(r.rc, 7);
     ck_assert_msg(strstr(r.out, "detections         4 (OUT_OF_BOUNDS 3, SHARED_OUT_OF_BOUNDS 1), 50 failing lanes"),
                   "%s", r.out);
     ck_assert(strstr(r.out, "    " DIR "/kernel-1.traceg:53: kernel _Z6vecAddPKfS0_Pfi: OUT_OF_BOUNDS st sm 1 warp 0"));
@@ -300,6 +301,128 @@ START_TEST(test_import_errors)
 }
 END_TEST
 
+/* Warnings and notes of the importer, collected. */
+typedef struct {
+    char msg[4][GA_TRACE_ERR_MAX];
+    int n;
+} warns_t;
+
+static void warn_cb(void *ctx, const char *m)
+{
+    warns_t *w = ctx;
+    if (w->n < 4) snprintf(w->msg[w->n++], sizeof w->msg[0], "%s", m);
+}
+
+/* Detections of a compiler-mode replay of the sample with the importer options o, as in
+ * replay_import; the warnings in *w. */
+static void replay_opts(ga_accelsim_opts_t *o, warns_t *w, char *got, size_t cap)
+{
+    memset(w, 0, sizeof *w);
+    o->warn = warn_cb;
+    o->warn_ctx = w;
+    ga_line_src_t src;
+    ga_trace_err_t err;
+    ck_assert_msg(ga_accelsim_src(&src, DIR "/kernelslist.g", o, &err) == 0, "%s", err.msg);
+    ga_trace_reader_t *r;
+    ck_assert_int_eq(ga_trace_open_src(&r, &src, &err), 0);
+    ga_replay_cfg_t c;
+    ga_replay_default_cfg(&c);
+    ga_replay_t *rp;
+    ck_assert_msg(ga_replay_run(&rp, &c, r, NULL, NULL, &err) == 0, "%s", err.msg);
+    const ga_detection_t *d;
+    size_t n = ga_replay_detections(rp, &d), len = 0;
+    got[0] = '\0';
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)snprintf(got + len, cap - len, "%s%s@%llu", i ? " " : "", ga_exc_name(d[i].rec.kind),
+                                (unsigned long long)d[i].line);
+    ga_replay_destroy(rp);
+    ga_trace_close(r);
+}
+
+/* An allocation list from another run (every base 0x10000000 lower): most accesses touch no
+ * allocation, which the importer says; --allocs-rebase memcpy finds the shift back from the
+ * MemcpyHtoD lines, --allocs-shift applies a given one; both give the faithful replay's detections. */
+START_TEST(test_import_rebase)
+{
+    char dir[256], al[512], got[1024], want[1024];
+    th_tmpdir(dir, sizeof dir);
+    snprintf(al, sizeof al, "%s/allocs.txt", dir);
+    th_write(al, "0x7efff0000000 4096\n0x7efff0001000 4096\n0x7efff0010000 256\n", 59);
+    ga_accelsim_opts_t o;
+    warns_t w;
+    ga_accelsim_default_opts(&o);
+    o.allocs_path = DIR "/allocs.txt";
+    replay_opts(&o, &w, want, sizeof want);
+    ck_assert_int_eq(w.n, 0); /* the faithful list: no warning */
+    ga_accelsim_default_opts(&o);
+    o.allocs_path = al;
+    replay_opts(&o, &w, got, sizeof got);
+    ck_assert_int_eq(w.n, 1);
+    ck_assert_msg(strstr(w.msg[0], "warning: " DIR "/kernelslist.g: 14 of 14 global memory instructions (100.0 %) "
+                                    "touch no allocation of the list") && strstr(w.msg[0], "--allocs-rebase memcpy"),
+                  "%s", w.msg[0]);
+    ck_assert_str_ne(got, want);
+    ga_accelsim_default_opts(&o);
+    o.allocs_path = al;
+    o.allocs_rebase = true;
+    replay_opts(&o, &w, got, sizeof got);
+    ck_assert_str_eq(got, want);
+    ck_assert_int_eq(w.n, 1);
+    ck_assert_msg(strstr(w.msg[0], "shifted by +0x10000000 (3 of 3 MemcpyHtoD ranges now lie inside allocations)"), "%s",
+                  w.msg[0]);
+    ga_accelsim_default_opts(&o);
+    o.allocs_path = al;
+    o.allocs_shift = UINT64_C(0x10000000);
+    replay_opts(&o, &w, got, sizeof got);
+    ck_assert_str_eq(got, want);
+    ck_assert_int_eq(w.n, 0);
+    /* a shift past 2^64, a rebase with nothing to rebase onto, shift without a list */
+    ga_line_src_t src;
+    ga_trace_err_t err;
+    ga_accelsim_default_opts(&o);
+    o.allocs_path = al;
+    o.allocs_shift = (uint64_t)0 - UINT64_C(0x7efff0000000);
+    ck_assert_int_eq(ga_accelsim_src(&src, DIR "/kernelslist.g", &o, &err), -1);
+    ck_assert_msg(strstr(err.msg, "allocs.txt:1: shifted by") && strstr(err.msg, "lands at 0 or past 2^64"), "%s", err.msg);
+    ga_accelsim_default_opts(&o);
+    o.allocs_shift = 16;
+    ck_assert_int_eq(ga_accelsim_src(&src, DIR "/kernelslist.g", &o, &err), -1);
+    ck_assert_msg(strstr(err.msg, "apply to an allocation list given with --allocs"), "%s", err.msg);
+    char p[512];
+    snprintf(p, sizeof p, "%s/kernelslist.g", dir);
+    th_write(p, "# nothing\n", 10);
+    ga_accelsim_default_opts(&o);
+    o.allocs_path = al;
+    o.allocs_rebase = true;
+    ck_assert_int_eq(ga_accelsim_src(&src, p, &o, &err), -1);
+    ck_assert_msg(strstr(err.msg, "no MemcpyHtoD line to rebase onto"), "%s", err.msg);
+    /* gasim: the warning is in the report, the option reaches the importer, bad combinations are usage errors */
+    th_run_t r = th_run(ga_gasim_main, "gasim", "--trace", DIR "/kernelslist.g", "--allocs", al, NULL);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_msg(strstr(r.out, "  warning: " DIR "/kernelslist.g: 14 of 14 global"), "%s", r.out);
+    th_free(&r);
+    r = th_run(ga_gasim_main, "gasim", "--trace", DIR "/kernelslist.g", "--allocs", al, "--allocs-rebase", "memcpy",
+               "--error-exitcode", "9", NULL);
+    ck_assert_int_eq(r.rc, 9);
+    ck_assert_msg(strstr(r.out, "ERROR SUMMARY: 4 errors\n") && strstr(r.out, "shifted by +0x10000000"), "%s", r.out);
+    th_free(&r);
+    r = th_run(ga_gasim_main, "gasim", "--trace", DIR "/kernelslist.g", "--allocs-shift", "16", NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_msg(strstr(r.err, "shift the list given with --allocs"), "%s", r.err);
+    th_free(&r);
+    r = th_run(ga_gasim_main, "gasim", "--trace", DIR "/kernelslist.g", "--allocs", al, "--allocs-shift", "x", NULL);
+    ck_assert_int_eq(r.rc, 2);
+    th_free(&r);
+    r = th_run(ga_gaconv_main, "gaconv", "--allocs", al, "--allocs-shift", "0x10000000", DIR "/kernelslist.g", "-", NULL);
+    ck_assert_int_eq(r.rc, 0);
+    char *exp = th_slurp(DIR "/expected-allocs.gatrace");
+    ck_assert_str_eq(r.out, exp);
+    free(exp);
+    th_free(&r);
+    th_rmdir(dir);
+}
+END_TEST
+
 /* Odd but legal: blank and comment lines, MemcpyDtoH, a kernel with no thread block, mask 0, a
  * zero-byte memcpy, an allocation list that is authoritative for strays. */
 START_TEST(test_import_edges)
@@ -323,7 +446,7 @@ START_TEST(test_import_edges)
     ga_trace_err_t err;
     char *t = import_text(p, NULL, 0, &err);
     ck_assert_msg(t != NULL, "%s", err.msg);
-    ck_assert_msg(strstr(t, "gatrace 1 sms=4 alloc=fixed\nkernel a_name_with_spaces_and_a_hash\n"
+    ck_assert_msg(strstr(t, "gatrace 2 sms=4 alloc=fixed\nkernel a_name_with_spaces_and_a_hash\n"
                             "st 0 1 8 0x00000003 root=none list 0x3000 0x2ff8\n"
                             "ld 0 1 4 0x00000001 root=none list 0x900\nend\nkernel "),
                   "%s", t);
@@ -355,6 +478,7 @@ int main(void)
     tcase_add_test(tc, test_import_gasim);
     tcase_add_loop_test(tc, test_import_errors, 0, (int)(sizeof bads / sizeof bads[0]));
     tcase_add_test(tc, test_import_edges);
+    tcase_add_test(tc, test_import_rebase);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_run_all(sr, CK_ENV);

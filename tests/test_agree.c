@@ -1,12 +1,12 @@
 /*
- * test_agree.c — the three metadata layouts must give the same answers.
+ * test_agree.c — every metadata layout (list, BST, table, index) must give the same answers.
  *
- * Three runtimes (list, BST, table) with the same seed receive the same seeded sequence of mallocs
+ * One runtime per layout (list, BST, table, index) with the same seed receive the same seeded sequence of mallocs
  * and frees (some of them erroneous), each with its own device memory and its own MLU kept coherent
  * the way spec §5.2 says (invalidate every changed location, rewrite ROOT). After every operation a
  * batch of pointers — live ones at boundary offsets, dangling ones, wild ones, tag 0, the forged freed
  * tag — is looked up everywhere. The locations differ between layouts, but the ENTRY that LOADMETA's
- * location holds must agree across the three walkers, with the independent plain search
+ * location holds must agree across the walkers, with the independent plain search
  * (ga_ref_search, which must also find the very same location in each layout's memory), with the
  * runtime's host-side ga_rt_find, and with the test's own list of live allocations. The same batch
  * as one HWOnly warp must fault on the same lanes with the same kinds and entries in every layout.
@@ -28,7 +28,7 @@
         if (!(cond)) ck_abort_msg(__VA_ARGS__);                                                      \
     } while (0)
 
-#define NL 3          /* layouts */
+#define NL 4          /* layouts: every one of cmodel/ga_layouts.def */
 #define MD_CAP 512u   /* nodes / table slots per runtime */
 #define MAX_LIVE 96u
 #define MAX_FREED 256u
@@ -70,7 +70,8 @@ static void world_init(world_t *w, unsigned tb, uint64_t seed)
     memset(w, 0, sizeof *w);
     w->tb = tb;
     ck_assert_int_eq(ga_gen_init(&w->g, seed, 1, tb), GA_OK);
-    static const ga_layout_t layouts[NL] = { GA_LAYOUT_LIST, GA_LAYOUT_BST, GA_LAYOUT_TABLE };
+    static const ga_layout_t layouts[NL] = { GA_LAYOUT_LIST, GA_LAYOUT_BST, GA_LAYOUT_TABLE, GA_LAYOUT_INDEX };
+    _Static_assert(NL == GA_LAYOUTS, "every layout");
     for (unsigned k = 0; k < NL; k++) {
         lay_t *l = &w->L[k];
         l->layout = layouts[k];

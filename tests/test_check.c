@@ -520,7 +520,9 @@ START_TEST(test_names)
     ck_assert_str_eq(ga_layout_name(GA_LAYOUT_LIST), "list");
     ck_assert_str_eq(ga_layout_name(GA_LAYOUT_BST), "bst");
     ck_assert_str_eq(ga_layout_name(GA_LAYOUT_TABLE), "table");
-    ck_assert_str_eq(ga_layout_name((ga_layout_t)3), "?");
+    ck_assert_str_eq(ga_layout_name(GA_LAYOUT_INDEX), "index");
+    ck_assert_str_eq(ga_layout_name((ga_layout_t)GA_LAYOUTS), "?");
+    ck_assert_str_eq(ga_layout_name((ga_layout_t)-1), "?");
     ck_assert_str_eq(ga_strerror(GA_OK), "success");
     for (int e = 0; e < GA_ERR_CODES; e++) {
         ck_assert_ptr_nonnull(ga_strerror((ga_err_t)e));

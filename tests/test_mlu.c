@@ -236,7 +236,7 @@ START_TEST(test_init_and_config)
     c.mode = (ga_mode_t)2;
     ck_assert_int_eq(ga_mlu_configure(&u, &c), GA_ERR_BAD_PARAM);
     c = ok;
-    c.layout = (ga_layout_t)3;
+    c.layout = (ga_layout_t)GA_LAYOUTS;
     ck_assert_int_eq(ga_mlu_configure(&u, &c), GA_ERR_BAD_PARAM);
     c = ok;
     c.step_limit = 0;
@@ -929,6 +929,7 @@ START_TEST(test_policy)
     ga_warp_req_t bad = warp1(ga_make_ptr(5, 0x1100, 7), 1), good = warp1(ga_make_ptr(5, 0x1000, 7), 1);
     /* REPORT: every faulting operation is reported once and execution goes on. */
     ck_assert_int_eq(ga_mlu_memcheck_g(&v->u, &bad, LA, &r), GA_OK);
+    ga_exc_t first = r.rec;
     ck_assert_int_eq(ga_mlu_memcheck_g(&v->u, &bad, LA, &r), GA_OK);
     ga_warp_req_t two = bad;
     two.lanes = 2;
@@ -943,6 +944,18 @@ START_TEST(test_policy)
     ck_assert_uint_eq(v->u.first_exc.addr, bad.addr[0]);
     ck_assert_int_eq(ga_mlu_memcheck_g(&v->u, &good, LA, &r), GA_OK);
     ck_assert_uint_eq(v->exc_calls, 3);
+    /* Later faults with other records (kind, address, size, warp, lane) leave the first record as it
+     * was: first_exc is the first since reset or clear, not the latest (spec §4.5). */
+    ga_warp_req_t other = warp1(ga_make_ptr(6, 0x1008, 7), 4);
+    other.lanes = 3;
+    other.active = 4;
+    other.addr[2] = other.addr[0];
+    other.warp = 9;
+    ck_assert_int_eq(ga_mlu_memcheck_g(&v->u, &other, LA, &r), GA_OK);
+    ck_assert_int_eq(r.rec.kind, GA_EXC_TAG_MISMATCH);
+    ck_assert_uint_eq(v->exc_calls, 4);
+    ck_assert_mem_eq(&v->u.first_exc, &first, sizeof first);
+    v->exc_calls = 3;
 
     /* TERMINATE: the first faulting operation halts the unit. */
     set_cfg(v, GA_MODE_COMPILER, GA_LAYOUT_LIST, LA, GA_POLICY_TERMINATE);

@@ -269,7 +269,7 @@ START_TEST(test_bad_args)
     ck_assert_uint_eq(ga_ref_search(NULL, GA_LAYOUT_LIST, 0x1000, 0, 7, ptr(5, 0x10000), 9, &e, &ok), 0);
     ck_assert(!ok);
     ok = true;
-    ck_assert_uint_eq(ga_ref_search(m, (ga_layout_t)3, 0x1000, 0, 7, ptr(5, 0x10000), 9, &e, &ok), 0);
+    ck_assert_uint_eq(ga_ref_search(m, (ga_layout_t)GA_LAYOUTS, 0x1000, 0, 7, ptr(5, 0x10000), 9, &e, &ok), 0);
     ck_assert(!ok);
     /* e_out and ok may be NULL. */
     ck_assert_uint_eq(ga_ref_search(m, GA_LAYOUT_LIST, 0x1000, 0, 7, ptr(5, 0x10000), 9, NULL, NULL), 0x1000);
@@ -284,9 +284,9 @@ END_TEST
 /* Agreement with the runtime's host index on random runtimes. */
 START_TEST(test_agree_runtime)
 {
-    const ga_layout_t layouts[3] = {GA_LAYOUT_LIST, GA_LAYOUT_BST, GA_LAYOUT_TABLE};
-    ga_layout_t layout = layouts[_i % 3];
-    unsigned tb = _i < 3 ? 7u : 16u;
+    const ga_layout_t layouts[4] = {GA_LAYOUT_LIST, GA_LAYOUT_BST, GA_LAYOUT_TABLE, GA_LAYOUT_INDEX};
+    ga_layout_t layout = layouts[_i % 4];
+    unsigned tb = _i < 4 ? 7u : 16u;
     unsigned vb = 64u - tb;
     uint64_t vm = (UINT64_C(1) << vb) - 1u, F = (UINT64_C(1) << tb) - 1u;
     ga_rt_cfg_t c;
@@ -369,7 +369,7 @@ static Suite *refsearch_suite(void)
     suite_add_tcase(s, tc);
     TCase *tr = tcase_create("agree");
     tcase_set_timeout(tr, 120);
-    tcase_add_loop_test(tr, test_agree_runtime, 0, 6);
+    tcase_add_loop_test(tr, test_agree_runtime, 0, 8);
     suite_add_tcase(s, tr);
     return s;
 }

@@ -46,7 +46,9 @@
 #define MD_BASE UINT64_C(0x80000000)
 #define HEAP_BASE UINT64_C(0x100000000)
 
-static const ga_layout_t k_layouts[3] = {GA_LAYOUT_LIST, GA_LAYOUT_BST, GA_LAYOUT_TABLE};
+#define NL 4 /* every layout of ga_layouts.def */
+static const ga_layout_t k_layouts[NL] = {GA_LAYOUT_LIST, GA_LAYOUT_BST, GA_LAYOUT_TABLE, GA_LAYOUT_INDEX};
+_Static_assert(NL == GA_LAYOUTS, "test every layout");
 
 static uint64_t le64(const uint8_t *b)
 {
@@ -58,7 +60,16 @@ static uint64_t le64(const uint8_t *b)
 static unsigned vbits_of(unsigned tb) { return 64u - tb; }
 static uint64_t vmask_of(unsigned tb) { return (UINT64_C(1) << (64u - tb)) - 1u; }
 static uint64_t ftag_of(unsigned tb) { return (UINT64_C(1) << tb) - 1u; }
-static uint64_t nodesz_of(ga_layout_t l) { return l == GA_LAYOUT_TABLE ? 16u : 32u; }
+/* Spec §2.3, §7.5: bytes per slot, slot 0's offset from md_base, the lowest-free-slot rule and the
+ * region's length, written from the spec (not through the runtime). */
+static uint64_t nodesz_of(ga_layout_t l) { return l == GA_LAYOUT_TABLE || l == GA_LAYOUT_INDEX ? 16u : 32u; }
+static uint64_t slot0_of(ga_layout_t l) { return l == GA_LAYOUT_INDEX ? 128u : 0u; }
+static bool lowest_of(ga_layout_t l) { return l == GA_LAYOUT_TABLE || l == GA_LAYOUT_INDEX; }
+static uint64_t md_len_of(ga_layout_t l, uint64_t cap)
+{
+    if (l != GA_LAYOUT_INDEX) return cap * nodesz_of(l);
+    return 128u + (16u * cap + 127u) / 128u * 128u + 128u * (cap / 5u + 64u);
+}
 
 static ga_rt_cfg_t test_cfg(ga_layout_t layout, unsigned tb, bool fixed, uint32_t cap, uint32_t thr)
 {
@@ -132,7 +143,8 @@ static uint64_t chk_slot(const chk_ctx_t *x, uint64_t n)
 {
     uint64_t nsz = nodesz_of(x->c->layout);
     T_MSG(n >= x->c->md_base, "node %#llx below the region", (unsigned long long)n);
-    uint64_t off = n - x->c->md_base;
+    T_MSG(n >= x->c->md_base + slot0_of(x->c->layout), "node %#llx below the slots", (unsigned long long)n);
+    uint64_t off = n - x->c->md_base - slot0_of(x->c->layout);
     T_MSG(off % nsz == 0, "node %#llx misaligned", (unsigned long long)n);
     uint64_t slot = off / nsz;
     T_MSG(slot < x->c->md_capacity, "node %#llx past the region", (unsigned long long)n);
@@ -164,6 +176,38 @@ static uint32_t chk_bst(chk_ctx_t *x, uint64_t n, uint64_t lo, uint64_t hi)
     T_MSG(hl <= hr + 1 && hr <= hl + 1, "AVL balance broken at %#llx (%u vs %u)",
                   (unsigned long long)n, hl, hr);
     return 1 + (hl > hr ? hl : hr);
+}
+
+/* The index below node n (spec §2.3): 128-byte nodes of 6..11 refs (the root: any count, 2 or more
+ * when inner), all leaves at one depth, every leaf ref a slot whose entry is pushed. Returns the
+ * depth in node levels. Key order and separators are test_index.c's. */
+static uint32_t chk_index(chk_ctx_t *x, uint64_t root, uint64_t n, bool is_root)
+{
+    uint8_t b[128];
+    T_MSG(n % 128u == 0, "index node %#llx misaligned", (unsigned long long)n);
+    T_EQ(ga_mem_read(x->mem, n, b, 128), GA_MEM_OK);
+    unsigned c = b[0], kind = b[1];
+    T_MSG(c <= 11u && kind <= 1u && b[2] == 0 && b[3] == 0, "index node %#llx header", (unsigned long long)n);
+    T_MSG(is_root || c >= 6u, "index node %#llx holds %u refs", (unsigned long long)n, c);
+    uint32_t depth = 0;
+    for (unsigned j = 0; j < c; j++) {
+        uint64_t ref = (uint64_t)b[4 + 4 * j] | (uint64_t)b[5 + 4 * j] << 8 | (uint64_t)b[6 + 4 * j] << 16 |
+                       (uint64_t)b[7 + 4 * j] << 24;
+        uint64_t loc = root + 16u * ref;
+        if (kind == 1u) {
+            uint32_t d = chk_index(x, root, loc, false);
+            T_MSG(depth == 0 || depth == d, "index leaves at different depths");
+            depth = d;
+        } else {
+            uint64_t slot = chk_slot(x, loc);
+            x->seen[slot] = 1;
+            uint64_t w[4];
+            chk_read(x, loc, w, 16);
+            T_NE(w[1], 0);
+            view_push(x->v, loc, w[0], w[1]);
+        }
+    }
+    return depth + 1u;
 }
 
 static int cmp_dev_base(const void *a, const void *b, uint64_t mask)
@@ -200,6 +244,9 @@ static void check_structure(ga_mem_t *mem, const ga_rt_cfg_t *c, uint64_t root, 
         }
     } else if (c->layout == GA_LAYOUT_BST) {
         v->height = chk_bst(&x, root, 0, vm + 1u);
+    } else if (c->layout == GA_LAYOUT_INDEX) {
+        T_EQ(root, c->md_base);
+        v->height = chk_index(&x, root, root, true);
     } else {
         T_EQ(root, c->md_base);
         for (uint64_t s = 0; s < c->md_capacity; s++) {
@@ -211,14 +258,15 @@ static void check_structure(ga_mem_t *mem, const ga_rt_cfg_t *c, uint64_t root, 
             view_push(v, c->md_base + 16u * s, w[0], w[1]);
         }
     }
-    /* Free list/BST slots: never written, or all zero. */
+    /* Free list/BST/index slots: never written, or all zero. */
     if (c->layout != GA_LAYOUT_TABLE) {
+        uint64_t nsz = nodesz_of(c->layout);
         for (uint64_t s = 0; s < c->md_capacity; s++) {
             if (x.seen[s]) continue;
             uint8_t b[32];
-            int st = ga_mem_read(mem, c->md_base + 32u * s, b, 32);
+            int st = ga_mem_read(mem, c->md_base + slot0_of(c->layout) + nsz * s, b, (size_t)nsz);
             T_ASSERT(st == GA_MEM_OK || st == GA_MEM_UNMAPPED);
-            for (int i = 0; i < 32; i++) T_EQ(b[i], 0);
+            for (uint64_t i = 0; i < nsz; i++) T_EQ(b[i], 0);
         }
     }
     free(x.seen);
@@ -304,7 +352,10 @@ static void sh_destroy(shadow_t *s)
     free(s->inv);
 }
 
-static uint64_t sh_loc(const shadow_t *s, uint32_t slot) { return s->c.md_base + slot * s->nsz; }
+static uint64_t sh_loc(const shadow_t *s, uint32_t slot)
+{
+    return s->c.md_base + slot0_of(s->c.layout) + slot * s->nsz;
+}
 
 static void sh_inv(shadow_t *s, uint64_t loc)
 {
@@ -321,7 +372,7 @@ static void sh_inv(shadow_t *s, uint64_t loc)
 static uint32_t sh_slot_take(shadow_t *s)
 {
     uint32_t slot;
-    if (s->c.layout == GA_LAYOUT_TABLE) {
+    if (lowest_of(s->c.layout)) {
         slot = 0;
         while (slot < s->bump && s->used[slot]) slot++;
         if (slot == s->bump) s->bump++;
@@ -338,7 +389,7 @@ static uint32_t sh_slot_take(shadow_t *s)
 static void sh_slot_release(shadow_t *s, uint32_t slot)
 {
     s->used[slot] = 0;
-    if (s->c.layout != GA_LAYOUT_TABLE) s->stk[s->nstk++] = slot;
+    if (!lowest_of(s->c.layout)) s->stk[s->nstk++] = slot;
 }
 
 static void sh_add(shadow_t *s, uint64_t base, uint64_t size, uint64_t tag, bool freed, uint64_t seq)
@@ -556,7 +607,12 @@ static void compare_stats(const shadow_t *s, const ga_rt_stats_t *st)
     T_EQ(st->live, s->live);
     T_EQ(st->freed, s->freed);
     T_EQ(st->nodes, s->n);
-    T_EQ(st->metadata_bytes, s->n * s->nsz);
+    /* Index nodes (128 bytes each, at least the root) count too; the other layouts have none. */
+    T_EQ(st->metadata_bytes, s->n * s->nsz + st->index_bytes);
+    if (s->c.layout == GA_LAYOUT_INDEX)
+        T_ASSERT(st->index_bytes >= 128 && st->index_bytes % 128 == 0);
+    else
+        T_EQ(st->index_bytes, 0);
     T_EQ(st->live_bytes, s->live_bytes);
     T_EQ(st->mallocs, s->mallocs);
     T_EQ(st->frees, s->frees);
@@ -662,7 +718,7 @@ static void full_check(const shadow_t *s, const rig_t *r, ga_rng_t *g)
     compare_view(s, &v);
     ga_rt_stats_t st = ga_rt_stats(r->rt);
     compare_stats(s, &st);
-    if (r->cfg.layout == GA_LAYOUT_BST)
+    if (r->cfg.layout == GA_LAYOUT_BST || r->cfg.layout == GA_LAYOUT_INDEX)
         T_EQ(st.height, v.height);
     else
         T_EQ(st.height, 0);
@@ -687,8 +743,8 @@ typedef struct {
 static snap_t snap_take(const rig_t *r)
 {
     snap_t s;
-    s.slots = r->cfg.md_capacity;
-    s.nsz = nodesz_of(r->cfg.layout);
+    s.nsz = 16u; /* the whole region (nodes, slots, index nodes) in 16-byte units */
+    s.slots = (size_t)(md_len_of(r->cfg.layout, r->cfg.md_capacity) / 16u);
     s.ms = ga_mem_stats(r->mem);
     s.md = malloc(s.slots * s.nsz);
     s.status = malloc(s.slots * sizeof *s.status);
@@ -912,8 +968,8 @@ static run_tally_t random_run(const ga_rt_cfg_t *cfg, uint64_t seed, uint64_t op
 /* 10^5 operations per layout x tag width, auto mode. */
 START_TEST(test_random_auto)
 {
-    ga_layout_t layout = k_layouts[_i % 3];
-    unsigned tb = _i < 3 ? 7u : 16u;
+    ga_layout_t layout = k_layouts[_i % NL];
+    unsigned tb = _i < NL ? 7u : 16u;
     ga_rt_cfg_t c = test_cfg(layout, tb, false, 200, 32);
     c.heap_size = UINT64_C(1) << 24;
     run_tally_t t = random_run(&c, 1000u + (uint64_t)_i, 100000, 1000);
@@ -934,8 +990,8 @@ END_TEST
 /* Fixed addresses in a small window: many overlaps, refusals and trims. */
 START_TEST(test_random_fixed)
 {
-    ga_layout_t layout = k_layouts[_i % 3];
-    unsigned tb = _i < 3 ? 7u : 16u;
+    ga_layout_t layout = k_layouts[_i % NL];
+    unsigned tb = _i < NL ? 7u : 16u;
     ga_rt_cfg_t c = test_cfg(layout, tb, true, 256, 48);
     run_tally_t t = random_run(&c, 2000u + (uint64_t)_i, 20000, 500);
     T_GT(t.ok_malloc, 2000);
@@ -1186,11 +1242,11 @@ END_TEST
 
 START_TEST(test_errors_malloc_fixed)
 {
-    ga_layout_t layout = k_layouts[_i % 3];
-    unsigned tb = _i < 3 ? 7u : 16u;
+    ga_layout_t layout = k_layouts[_i % NL];
+    unsigned tb = _i < NL ? 7u : 16u;
     ga_rt_cfg_t c = test_cfg(layout, tb, true, 64, 8);
     uint64_t vend = vmask_of(tb) + 1;
-    uint64_t md_end = MD_BASE + 64 * nodesz_of(layout);
+    uint64_t md_end = MD_BASE + md_len_of(layout, 64);
     const struct {
         ma_arg_t a;
         ga_err_t e;
@@ -1236,8 +1292,8 @@ END_TEST
 
 START_TEST(test_errors_free)
 {
-    ga_layout_t layout = k_layouts[_i % 3];
-    unsigned tb = _i < 3 ? 7u : 16u;
+    ga_layout_t layout = k_layouts[_i % NL];
+    unsigned tb = _i < NL ? 7u : 16u;
     unsigned vb = vbits_of(tb);
     uint64_t F = ftag_of(tb);
     ga_rt_cfg_t c = test_cfg(layout, tb, false, 64, 8);
@@ -1301,7 +1357,7 @@ START_TEST(test_create_errors)
     for (int k = 0; k < 22; k++) {
         ga_rt_cfg_t c = good;
         switch (k) {
-        case 0: c.layout = (ga_layout_t)3; break;
+        case 0: c.layout = (ga_layout_t)GA_LAYOUTS; break;
         case 1: c.tag_bits = 8; break;
         case 2: c.tag_bits = 0; break;
         case 3: c.heap_base = HEAP_BASE + 128; break;
@@ -1365,7 +1421,10 @@ END_TEST
 /* ================================================================================================ */
 /* Hand-checked examples.                                                                           */
 
-static uint64_t loc_of(const rig_t *r, uint64_t slot) { return MD_BASE + slot * nodesz_of(r->cfg.layout); }
+static uint64_t loc_of(const rig_t *r, uint64_t slot)
+{
+    return MD_BASE + slot0_of(r->cfg.layout) + slot * nodesz_of(r->cfg.layout);
+}
 
 static bool inv_has(const rig_t *r, uint64_t loc)
 {
@@ -1435,7 +1494,7 @@ START_TEST(test_trim_examples)
      * order (slots 0, 3, 2): the new node pops slot 2 (list, BST) or takes the lowest, 0 (table). */
     T_EQ(ga_rt_free(r.rt, cc), GA_OK);
     T_EQ(ga_rt_malloc_at(r.rt, 0x10000, 0x1000, &d), GA_OK);
-    uint64_t dslot = layout == GA_LAYOUT_TABLE ? 0 : 2;
+    uint64_t dslot = lowest_of(layout) ? 0 : 2;
     expect_entry(&r, 0x10000, d, 0x1000, dslot);
     expect_entry(&r, 0x10FFF, d, 0x1000, dslot);
     st = ga_rt_stats(r.rt);
@@ -1550,13 +1609,13 @@ START_TEST(test_reclaim_examples)
     st = ga_rt_stats(r.rt);
     T_EQ(st.nodes, 0);
     T_EQ(st.reclaimed, 1);
-    T_EQ(ga_rt_root(r.rt), layout == GA_LAYOUT_TABLE ? MD_BASE : 0);
+    T_EQ(ga_rt_root(r.rt), layout == GA_LAYOUT_TABLE || layout == GA_LAYOUT_INDEX ? MD_BASE : 0);
     T_EQ(ga_rt_free(r.rt, x), GA_ERR_UNKNOWN_POINTER);
     rig_free(&r);
 }
 END_TEST
 
-/* Exact device image of a small list and BST (hand-computed). */
+/* Exact device image of a small list, BST and index (hand-computed). */
 START_TEST(test_layout_images)
 {
     const uint64_t FT = UINT64_C(0x7F) << 57;
@@ -1625,6 +1684,45 @@ START_TEST(test_layout_images)
     check_structure(r.mem, &c, ga_rt_root(r.rt), &v);
     T_EQ(v.n, 4);
     free(v.e);
+    rig_free(&r);
+
+    /* Index (spec §2.3): three entries in slots 0..2 (refs 8..10) under a root leaf at MD_BASE. */
+    c.layout = GA_LAYOUT_INDEX;
+    r = rig_new(&c);
+    uint8_t nd[128];
+    T_EQ(ga_mem_read(r.mem, MD_BASE, nd, 128), GA_MEM_OK);
+    for (int i = 0; i < 128; i++) T_EQ(nd[i], 0); /* the empty index: a zeroed root leaf */
+    T_EQ(ga_rt_malloc_at(r.rt, 0x3000, 48, &d), GA_OK);
+    T_EQ(ga_rt_malloc_at(r.rt, 0x1000, 16, &a), GA_OK);
+    T_EQ(ga_rt_malloc_at(r.rt, 0x2000, 32, &b), GA_OK);
+    T_EQ(ga_rt_root(r.rt), MD_BASE);
+    T_EQ(ga_mem_read(r.mem, MD_BASE, nd, 128), GA_MEM_OK);
+    static const uint8_t head[16] = {3, 0, 0, 0, 9, 0, 0, 0, 10, 0, 0, 0, 8, 0, 0, 0}; /* by base */
+    for (int i = 0; i < 16; i++) T_EQ(nd[i], head[i]);
+    T_EQ(le64(nd + 48), 0x2000);
+    T_EQ(le64(nd + 56), 0x3000);
+    for (int i = 64; i < 128; i++) T_EQ(nd[i], 0);
+    T_EQ(ga_mem_read(r.mem, MD_BASE + 128, n, 16), GA_MEM_OK); /* slot 0: the first allocation */
+    T_EQ(le64(n), d);
+    /* Twelve entries split the root leaf 6 + 6 into pool nodes 0 and 1: the pool starts at
+     * 128 + roundup(16 * 16, 128) = 384 (ref 24), node 1 at ref 32; the root keeps ROOT. */
+    uint64_t q;
+    for (uint64_t k = 4; k <= 12; k++) T_EQ(ga_rt_malloc_at(r.rt, 0x1000 * k, 16, &q), GA_OK);
+    T_EQ(ga_rt_stats(r.rt).height, 2);
+    T_EQ(ga_rt_stats(r.rt).index_bytes, 3 * 128);
+    T_EQ(ga_mem_read(r.mem, MD_BASE, nd, 128), GA_MEM_OK);
+    T_EQ(nd[0], 2);
+    T_EQ(nd[1], 1);
+    T_EQ(nd[4], 24);
+    T_EQ(nd[8], 32);
+    T_EQ(le64(nd + 48), 0x7000);
+    T_EQ(ga_mem_read(r.mem, MD_BASE + 384, nd, 128), GA_MEM_OK);
+    T_EQ(nd[0], 6);
+    T_EQ(nd[1], 0);
+    T_EQ(le64(nd + 48), 0x2000);
+    /* Index nodes are not entries: no invalidation names them. */
+    T_EQ(ga_rt_invalidations(r.rt, NULL), 1);
+    T_ASSERT(inv_has(&r, MD_BASE + 128 + 16 * 11));
     rig_free(&r);
 }
 END_TEST
@@ -1746,7 +1844,7 @@ START_TEST(test_scale)
     T_EQ(v.n, N);
     for (int i = 0; i < N; i++) {
         T_EQ(v.e[i].tb, p[i]); /* first fit: bases ascend with i */
-        T_EQ(v.e[i].loc, MD_BASE + (uint64_t)i * nodesz_of(layout));
+        T_EQ(v.e[i].loc, MD_BASE + slot0_of(layout) + (uint64_t)i * nodesz_of(layout));
     }
     free(v.e);
     /* Free in a scrambled order (a stride coprime with N). */
@@ -1879,22 +1977,22 @@ static Suite *runtime_suite(void)
     TCase *tc = tcase_create("examples");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_create_errors);
-    tcase_add_loop_test(tc, test_errors_malloc_auto, 0, 3);
-    tcase_add_loop_test(tc, test_errors_malloc_fixed, 0, 6);
-    tcase_add_loop_test(tc, test_errors_free, 0, 6);
-    tcase_add_loop_test(tc, test_trim_examples, 0, 3);
-    tcase_add_loop_test(tc, test_reclaim_examples, 0, 3);
+    tcase_add_loop_test(tc, test_errors_malloc_auto, 0, NL);
+    tcase_add_loop_test(tc, test_errors_malloc_fixed, 0, 2 * NL);
+    tcase_add_loop_test(tc, test_errors_free, 0, 2 * NL);
+    tcase_add_loop_test(tc, test_trim_examples, 0, NL);
+    tcase_add_loop_test(tc, test_reclaim_examples, 0, NL);
     tcase_add_test(tc, test_layout_images);
     tcase_add_test(tc, test_queries_misc);
     suite_add_tcase(s, tc);
     TCase *tr = tcase_create("random");
     tcase_set_timeout(tr, 300);
-    tcase_add_loop_test(tr, test_random_auto, 0, 6);
-    tcase_add_loop_test(tr, test_random_fixed, 0, 6);
-    tcase_add_loop_test(tr, test_determinism, 0, 3);
+    tcase_add_loop_test(tr, test_random_auto, 0, 2 * NL);
+    tcase_add_loop_test(tr, test_random_fixed, 0, 2 * NL);
+    tcase_add_loop_test(tr, test_determinism, 0, NL);
     tcase_add_test(tr, test_tag_distribution);
-    tcase_add_loop_test(tr, test_scale, 0, 3);
-    tcase_add_loop_test(tr, test_stable_locations, 0, 3);
+    tcase_add_loop_test(tr, test_scale, 0, NL);
+    tcase_add_loop_test(tr, test_stable_locations, 0, NL);
     suite_add_tcase(s, tr);
     return s;
 }

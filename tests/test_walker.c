@@ -570,7 +570,7 @@ START_TEST(test_names_and_illegal_layout)
     rec_t *r = rec_new();
     build_list(r, 7);
     ga_memif_t mi = rec_memif(r, true);
-    ga_walk_cfg_t c = wcfg((ga_layout_t)3, 0x10000, 100, 7);
+    ga_walk_cfg_t c = wcfg((ga_layout_t)GA_LAYOUTS, 0x10000, 100, 7);
     ga_walk_result_t w = ga_walk(&c, &mi, ga_make_ptr(5, 0x1000, 7));
     ck_assert_int_eq(w.status, GA_WALK_FAULT);
     ck_assert_uint_eq(r->n, 0);

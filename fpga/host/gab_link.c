@@ -41,6 +41,9 @@ static speed_t baud_code(unsigned baud)
     }
 }
 
+/* See gab_link.h. */
+bool gab_link_baud_ok(unsigned baud) { return baud_code(baud) != 0; }
+
 int gab_link_open(gab_link_t **out, const char *port, unsigned baud, const char *dump, char *err, size_t errlen)
 {
     *out = NULL;

@@ -6,6 +6,7 @@
 #ifndef GAB_LINK_H
 #define GAB_LINK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,10 @@ typedef struct gab_link gab_link_t;
  * or -1 with a message in err. */
 int gab_link_open(gab_link_t **out, const char *port, unsigned baud, const char *dump, char *err, size_t errlen);
 void gab_link_close(gab_link_t *l);
+
+/* True when baud is one of the rates gab_link_open accepts, so that a tool can refuse a bad rate as a
+ * usage error before it opens anything. */
+bool gab_link_baud_ok(unsigned baud);
 
 /* Write all n bytes (waiting up to timeout_ms for the device to take them). 0, or -1 with err. */
 int gab_link_write(gab_link_t *l, const uint8_t *p, size_t n, unsigned timeout_ms, char *err, size_t errlen);

@@ -1,9 +1,9 @@
 /*
  * gab_replay.c — replay a gatrace (docs/traces.md) through the board (docs/fpga.md §7.3).
  *
- * The trace library's replay (sim/trace/ga_replay.h) drives every MLU operation through a backend; its
- * hook for hardware is ga_backend_rtl(), which this file provides: the replay then runs gaprobe's
- * board backend. Each operation goes to the golden model (the replay's own ga_system, trace address
+ * The trace library's replay (sim/trace/ga_replay.h) drives every MLU operation through a backend; a
+ * program supplies its hardware backend through the replay configuration's rtl_factory, with its own
+ * context (the session), so no global binds the two: the replay then runs gaprobe's board backend. Each operation goes to the golden model (the replay's own ga_system, trace address
  * space) and to the board (board address space, with the board's golden-model mirror checking every
  * response exactly); the two results are compared lane by lane.
  *
@@ -29,10 +29,15 @@
 #include "ga_trace.h"
 #include "gab_sess.h"
 
-/* The session the next ga_backend_rtl() call binds to (set by gab_replay just before the replay). */
-static gab_sess_t *bind_sess;
-
+/* What gab_replay hands the backend factory, and learns back: the session, and the backend built
+ * (for its counters after the replay). */
+typedef struct bk bk_t;
 typedef struct {
+    gab_sess_t *s;
+    bk_t *bk;
+} bk_bind_t;
+
+struct bk {
     gab_sess_t *s;
     ga_system_t *sys;
     ga_backend_t model;
@@ -45,7 +50,7 @@ typedef struct {
     uint64_t ops, groups, skipped, cmp_fail;
     int fatal;
     char fatal_msg[600];
-} bk_t;
+};
 
 /* Narrow builds: the lowest board VA of the heap. */
 #define H0 UINT64_C(0x100)
@@ -381,24 +386,24 @@ static void bk_destroy(void *ctx)
     free(b);
 }
 
-static bk_t *last_bk;
-
-/* The replay's hardware hook (ga_replay.h): gaprobe's board backend. */
-int ga_backend_rtl(ga_backend_t *be, ga_system_t *sys, ga_trace_err_t *err)
+/* The replay's hardware backend (ga_replay_cfg_t.rtl_factory): gaprobe's board, bound to the session
+ * in arg (a bk_bind_t, which also learns the backend built). */
+static int bk_create(ga_backend_t *be, ga_system_t *sys, void *arg, ga_trace_err_t *err)
 {
+    bk_bind_t *bind = arg;
     memset(be, 0, sizeof *be);
-    if (bind_sess == NULL) {
+    if (bind == NULL || bind->s == NULL) {
         snprintf(err->msg, sizeof err->msg, "no board session to replay through");
         return -1;
     }
     bk_t *b = calloc(1, sizeof *b);
-    if (b != NULL) b->shadow = calloc(1, (size_t)bind_sess->mirror.win);
+    if (b != NULL) b->shadow = calloc(1, (size_t)bind->s->mirror.win);
     if (b == NULL || b->shadow == NULL) {
         if (b != NULL) free(b);
         snprintf(err->msg, sizeof err->msg, "out of memory");
         return -1;
     }
-    b->s = bind_sess;
+    b->s = bind->s;
     b->sys = sys;
     ga_backend_model(&b->model, sys);
     unsigned v = 64u - b->s->info.tag_bits;
@@ -419,7 +424,7 @@ int ga_backend_rtl(ga_backend_t *be, ga_system_t *sys, ga_trace_err_t *err)
     be->runtime_changed = bk_runtime_changed;
     be->check = bk_check;
     be->destroy = bk_destroy;
-    last_bk = b;
+    bind->bk = b;
     return 0;
 }
 
@@ -430,7 +435,7 @@ int gab_replay(gab_sess_t *s, const gab_replay_opts_t *o)
     ga_trace_reader_t *r = NULL;
     if (ga_trace_open(&r, o->trace, &err) != 0) {
         fprintf(stderr, "gaprobe: %s\n", err.msg);
-        return -2;
+        return -4; /* an unreadable input (gaprobe.c: FAIL_INPUT) */
     }
     ga_replay_cfg_t cfg;
     ga_replay_default_cfg(&cfg);
@@ -444,17 +449,18 @@ int gab_replay(gab_sess_t *s, const gab_replay_opts_t *o)
     cfg.md_capacity = (uint32_t)((s->mirror.win - 32u) / (o->layout == 2 ? 16u : 32u));
     cfg.step_limit = o->step_limit;
     cfg.rtl = true;
-    bind_sess = s;
-    last_bk = NULL;
+    bk_bind_t bind = {s, NULL};
+    cfg.rtl_factory = bk_create;
+    cfg.rtl_arg = &bind;
     ga_replay_t *rp = NULL;
     int rc = ga_replay_run(&rp, &cfg, r, NULL, NULL, &err);
-    bind_sess = NULL;
     if (rc != 0) {
+        /* the backend is destroyed with the failed replay: its message was kept in err or below */
         fprintf(stderr, "gaprobe: replay: %s\n", err.msg);
-        if (last_bk != NULL && last_bk->fatal) fprintf(stderr, "gaprobe: replay: board: %s\n", last_bk->fatal_msg);
         ga_trace_close(r);
         return -3;
     }
+    const bk_t *last_bk = bind.bk;
     const ga_replay_stats_t *st = ga_replay_stats(rp);
     if (s->verbose > 0) {
         fprintf(s->out, "replay %s (%s, %s, TagBits %u, MLB %u): %" PRIu64 " global and %" PRIu64

@@ -63,6 +63,9 @@ typedef struct {
     uint64_t seed;
     uint32_t step_limit; /* 0: reset value */
 } gab_replay_opts_t;
+/* Returns 0 after a complete replay (differences are counted in s->mismatches), -4 when the trace
+ * cannot be opened, -3 for a malformed trace, a refused replay or a link/board failure (a message on
+ * stderr each time). */
 int gab_replay(gab_sess_t *s, const gab_replay_opts_t *o);
 
 typedef struct {

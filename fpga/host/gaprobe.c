@@ -3,6 +3,10 @@
  * protocol over a serial device, runs single commands or a command file, replays a gatrace through the
  * board, and runs a random lockstep test; every response of a session is compared with the C golden
  * model (cmodel/) running beside it.
+ *
+ * The whole command line (options, the command and its arguments, every line of a command file) is
+ * checked before the port is opened, so a typo is a usage error (exit 2) whether or not a board is
+ * attached. Exit statuses are ga_exit.h's.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -10,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ga_exit.h"
+#include "gab_link.h"
 #include "gab_sess.h"
 
 static void usage(FILE *f)
@@ -26,6 +32,7 @@ static void usage(FILE *f)
           "  --keep-memory       run/selftest/replay: do not zero the board's metadata memory first\n"
           "  -v, --verbose       print every command's response (twice: more)\n"
           "  -q, --quiet         print only the summary and errors\n"
+          "  --dry-run           check the command line (and a command file) only, open nothing, exit\n"
           "  --seed S, --ops N, --phases N, --gen N     selftest parameters\n"
           "  --mode compiler|hwonly, --layout list|bst|table, --step-limit N   replay parameters\n"
           "commands (the single commands print the response; they are not checked):\n"
@@ -43,7 +50,8 @@ static void usage(FILE *f)
           "  replay TRACE        a gatrace (docs/traces.md) through the board, checked against the model\n"
           "PTR: a number, or T:VA (tag T at address VA; F:VA is the freed tag). Numbers: decimal or 0x hex.\n"
           "SIZE: bytes (1, 2, 4, 8, 16).\n"
-          "Exit status: 0 all matched; 1 a mismatch or failed expectation; 2 usage; 3 link or board error.\n",
+          "Exit status: 0 all matched; 3 a mismatch or failed expectation; 1 a link or board error, or an\n"
+          "unreadable file; 2 bad command line.\n",
           f);
 }
 
@@ -71,7 +79,13 @@ static bool parse_ptr(const gab_sess_t *s, const char *tok, uint64_t *v)
     memcpy(t, tok, n);
     t[n] = '\0';
     uint64_t tag, va;
-    unsigned tb = s->info.tag_bits ? s->info.tag_bits : 7u;
+    if (s->info.tag_bits == 0u) { /* no board yet (--dry-run, checks before the port opens): either width */
+        if (strcmp(t, "F") != 0 && (!parse_u64(t, &tag) || tag > 0xffffu)) return false;
+        if (!parse_u64(c + 1, &va) || (va >> 57) != 0u) return false;
+        *v = 0;
+        return true;
+    }
+    unsigned tb = s->info.tag_bits;
     if (strcmp(t, "F") == 0) tag = (UINT64_C(1) << tb) - 1u; /* the freed tag of this build */
     else if (!parse_u64(t, &tag)) return false;
     if (!parse_u64(c + 1, &va) || tag >= (UINT64_C(1) << tb) ||
@@ -140,10 +154,12 @@ typedef struct {
     const char *where;  /* "file:line" for messages, or "command line" */
     unsigned expect_fail;
     bool skipped;       /* a command file's "require" was not met */
+    bool dry;           /* check the syntax only: no session (the port is not open) */
 } cmdctx_t;
 
 #define FAIL_USAGE (-2)
 #define FAIL_LINK (-3)
+#define FAIL_INPUT (-4) /* a file that cannot be read */
 
 static int usage_err(cmdctx_t *c, const char *msg, const char *tok)
 {
@@ -164,8 +180,9 @@ static int parse_lanes(cmdctx_t *c, const char *tok, gab_req_t *r, bool shared)
     if (strlen(tok) >= sizeof buf) return usage_err(c, "lane list too long", NULL);
     strcpy(buf, tok);
     unsigned n = 0;
+    unsigned lanes = c->dry ? 32u : c->s->lanes; /* the board's width is known once it answers */
     for (char *save = NULL, *p = strtok_r(buf, ",", &save); p != NULL; p = strtok_r(NULL, ",", &save)) {
-        if (n >= c->s->lanes) return usage_err(c, "more lanes than the board has", tok);
+        if (n >= lanes) return usage_err(c, "more lanes than the board has", tok);
         uint64_t v;
         if (!(shared ? parse_u64(p, &v) : parse_ptr(c->s, p, &v))) return usage_err(c, "bad address", p);
         r->addr[n++] = v;
@@ -202,7 +219,11 @@ static int exec_cmd(cmdctx_t *c, char **tok, int ntok, const char *expect)
     bool is_op = true;
     uint64_t mm0 = s->mismatches;
 
+    if (c->dry && expect != NULL && strcmp(expect, "HALTED") != 0 && strcmp(expect, "CFG_ERROR") != 0 &&
+        strcmp(expect, "OK") != 0 && exc_code(expect) < 0 && !parse_u64(expect, &a))
+        return usage_err(c, "bad expectation (a kind, ok, OK, HALTED, CFG_ERROR, or a LOADMETA value)", expect);
     if (strcmp(cmd, "info") == 0 && ntok == 1) {
+        if (c->dry) return 0;
         gab_info_t i;
         if (gab_sess_info(s, &i) != 0) return link_err(c);
         fprintf(s->out, "board: TagBits %u, MLB %u entries, Lanes %u, memory %u lines (%u bytes), counters %u bits, "
@@ -221,10 +242,12 @@ static int exec_cmd(cmdctx_t *c, char **tok, int ntok, const char *expect)
         return s->mismatches != mm0;
     }
     if (strcmp(cmd, "reset") == 0 && ntok == 1) {
+        if (c->dry) return 0;
         if (gab_sess_reset(s) != 0) return link_err(c);
         return 0;
     }
     if (strcmp(cmd, "counters") == 0 && (ntok == 1 || (ntok == 2 && strcmp(tok[1], "clear") == 0))) {
+        if (c->dry) return 0;
         uint32_t cnt[GAB_NCNT];
         if (gab_sess_counters(s, ntok == 2, cnt) != 0) return link_err(c);
         if (s->verbose > 0 || !s->mirror_ok) {
@@ -250,6 +273,7 @@ static int exec_cmd(cmdctx_t *c, char **tok, int ntok, const char *expect)
         if (!parse_u64(tok[1], &a) || !parse_ptr(s, tok[2], &b) || !parse_u64(tok[3], &d) || !parse_u64(tok[4], &e) ||
             !parse_u64(tok[5], &f))
             return usage_err(c, "node LINE TB SIZE P0 P1", NULL);
+        if (c->dry) return 0;
         uint8_t line[32];
         ga_put_le64(line, b);
         ga_put_le64(line + 8, d);
@@ -260,8 +284,9 @@ static int exec_cmd(cmdctx_t *c, char **tok, int ntok, const char *expect)
     }
     if (strcmp(cmd, "entry") == 0 && ntok == 4) {
         if (!parse_u64(tok[1], &a) || !parse_ptr(s, tok[2], &b) || !parse_u64(tok[3], &d) || a % 16u != 0u ||
-            a >= s->mirror.win)
+            (!c->dry && a >= s->mirror.win))
             return usage_err(c, "entry LOC TB SIZE (LOC 16-aligned inside the board's memory)", NULL);
+        if (c->dry) return 0;
         uint8_t line[32];
         (void)ga_mem_read(s->mirror.mem, a & ~UINT64_C(31), line, 32);
         ga_put_le64(line + (a & 16u), b);
@@ -278,6 +303,7 @@ static int exec_cmd(cmdctx_t *c, char **tok, int ntok, const char *expect)
             line[i] = (uint8_t)strtoul(h, &end, 16);
             if (*end != '\0') return usage_err(c, "bad hex digit", tok[2]);
         }
+        if (c->dry) return 0;
         if (gab_sess_mem_write(s, (unsigned)a, line) != 0) return link_err(c);
         return 0;
     }
@@ -326,6 +352,7 @@ static int exec_cmd(cmdctx_t *c, char **tok, int ntok, const char *expect)
         is_op = false;
     }
     if (!is_op) return usage_err(c, "unknown command or wrong number of arguments", cmd);
+    if (c->dry) return 0;
     if (gab_sess_op(s, &r, &rsp) != 0) return link_err(c);
     if (!s->mirror_ok) gab_print_rsp(s->out, &rsp, s->lanes);
     if (expect != NULL) {
@@ -363,7 +390,7 @@ static int run_file(cmdctx_t *c, const char *path)
     FILE *f = fopen(path, "r");
     if (f == NULL) {
         fprintf(stderr, "gaprobe: cannot open %s: %s\n", path, strerror(errno));
-        return FAIL_USAGE;
+        return FAIL_INPUT;
     }
     char line[4096], where[512];
     unsigned long ln = 0;
@@ -395,7 +422,7 @@ static int run_file(cmdctx_t *c, const char *path)
                 worst = usage_err(c, "require: only 'hwonly' is known", tok[1]);
                 break;
             }
-            if (!c->s->info.hwonly) {
+            if (!c->dry && !c->s->info.hwonly) {
                 fprintf(c->s->out, "%s: SKIP: this build has no HWOnly mode\n", where);
                 c->skipped = true;
                 break;
@@ -415,13 +442,46 @@ static int run_file(cmdctx_t *c, const char *path)
 
 /* ---------------------------------------------------------------------------------------------- */
 
+/* Check the command and its arguments (and a command file's lines) without a session: 0, or an exit
+ * status. */
+static int check_command(cmdctx_t *c, int argc, char **argv, int i)
+{
+    const char *cmd = argv[i];
+    int rc = 0;
+    c->dry = true;
+    if (strcmp(cmd, "run") == 0) {
+        if (i + 2 != argc) {
+            fprintf(stderr, "gaprobe: run takes one command file (see gaprobe --help)\n");
+            return GA_EXIT_USAGE;
+        }
+        rc = run_file(c, argv[i + 1]);
+    } else if (strcmp(cmd, "selftest") == 0) {
+        if (i + 1 != argc) {
+            fprintf(stderr, "gaprobe: selftest takes no argument (see gaprobe --help)\n");
+            return GA_EXIT_USAGE;
+        }
+    } else if (strcmp(cmd, "replay") == 0) {
+        if (i + 2 != argc) {
+            fprintf(stderr, "gaprobe: replay takes one trace (see gaprobe --help)\n");
+            return GA_EXIT_USAGE;
+        }
+    } else {
+        rc = exec_cmd(c, argv + i, argc - i, NULL);
+    }
+    c->dry = false;
+    c->where = "command line";
+    if (rc == FAIL_USAGE) return GA_EXIT_USAGE;
+    if (rc == FAIL_INPUT) return GA_EXIT_ERROR;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *port = getenv("GAPROBE_PORT");
     if (port == NULL) port = "/dev/ttyUSB1";
     uint64_t baud = 115200, timeout = 2000, retries = 2;
     const char *dump = NULL;
-    bool check = true, keep_mem = false;
+    bool check = true, keep_mem = false, dry = false;
     int verbose = 1;
     gab_selftest_opts_t st = {.ops = 20000, .seed = 1, .phases = 6, .gen_cases = 400};
     gab_replay_opts_t ro = {.trace = NULL, .mode = 0, .layout = 1, .seed = 1, .step_limit = 0};
@@ -431,16 +491,29 @@ int main(int argc, char **argv)
         const char *o = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         uint64_t x;
+        /* every option may be given once (-v may repeat): a second one would silently win */
+        for (int j = 1; j < i; j++)
+            if (strcmp(argv[j], o) == 0 && strcmp(o, "-v") != 0 && strcmp(o, "--verbose") != 0) {
+                fprintf(stderr, "gaprobe: option %s given twice\n", o);
+                return GA_EXIT_USAGE;
+            }
 #define NEEDV                                                                                             \
     do {                                                                                                  \
         if (v == NULL) {                                                                                  \
             fprintf(stderr, "gaprobe: %s needs a value\n", o);                                            \
-            return 2;                                                                                     \
+            return GA_EXIT_USAGE;                                                                         \
         }                                                                                                 \
         i++;                                                                                              \
     } while (0)
         if (strcmp(o, "-p") == 0 || strcmp(o, "--port") == 0) { NEEDV; port = v; }
-        else if (strcmp(o, "-b") == 0 || strcmp(o, "--baud") == 0) { NEEDV; if (!parse_u64(v, &baud)) goto bad; }
+        else if (strcmp(o, "-b") == 0 || strcmp(o, "--baud") == 0) {
+            NEEDV;
+            if (!parse_u64(v, &baud) || baud > UINT32_MAX || !gab_link_baud_ok((unsigned)baud)) {
+                fprintf(stderr, "gaprobe: %s: %s is not one of the rates 9600, 19200, 38400, 57600, 115200, 230400, "
+                        "460800, 500000, 921600, 1000000, 1500000, 2000000, 3000000, 4000000\n", o, v);
+                return GA_EXIT_USAGE;
+            }
+        }
         else if (strcmp(o, "-t") == 0 || strcmp(o, "--timeout") == 0) {
             NEEDV;
             if (!parse_u64(v, &timeout) || timeout == 0 || timeout > 600000) goto bad;
@@ -452,6 +525,7 @@ int main(int argc, char **argv)
         else if (strcmp(o, "--dump") == 0) { NEEDV; dump = v; }
         else if (strcmp(o, "--no-check") == 0) check = false;
         else if (strcmp(o, "--keep-memory") == 0) keep_mem = true;
+        else if (strcmp(o, "--dry-run") == 0) dry = true;
         else if (strcmp(o, "-v") == 0 || strcmp(o, "--verbose") == 0) verbose++;
         else if (strcmp(o, "-q") == 0 || strcmp(o, "--quiet") == 0) verbose = 0;
         else if (strcmp(o, "--seed") == 0) { NEEDV; if (!parse_u64(v, &st.seed)) goto bad; ro.seed = st.seed; }
@@ -484,17 +558,17 @@ int main(int argc, char **argv)
             if (!parse_u64(v, &x) || x == 0 || x > UINT32_MAX) goto bad;
             ro.step_limit = (uint32_t)x;
         }
-        else if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0) { usage(stdout); return 0; }
-        else { fprintf(stderr, "gaprobe: unknown option %s\n", o); usage(stderr); return 2; }
+        else if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0) { usage(stdout); return GA_EXIT_OK; }
+        else { fprintf(stderr, "gaprobe: unknown option %s (see gaprobe --help)\n", o); return GA_EXIT_USAGE; }
         continue;
     bad:
-        fprintf(stderr, "gaprobe: bad value for %s: %s\n", o, v ? v : "");
-        return 2;
+        fprintf(stderr, "gaprobe: bad value for %s: %s (see gaprobe --help)\n", o, v ? v : "");
+        return GA_EXIT_USAGE;
 #undef NEEDV
     }
     if (i >= argc) {
-        usage(stderr);
-        return 2;
+        fprintf(stderr, "gaprobe: no command given (see gaprobe --help)\n");
+        return GA_EXIT_USAGE;
     }
 
     gab_sess_t s;
@@ -505,15 +579,21 @@ int main(int argc, char **argv)
     s.retries = (unsigned)retries;
     s.verbose = verbose;
     s.mismatch_print = 20;
+    cmdctx_t c = {.s = &s, .where = "command line"};
+    /* everything is checked before the port is opened */
+    int rc = check_command(&c, argc, argv, i);
+    if (rc != 0) return rc;
+    if (dry) {
+        printf("gaprobe: dry run: the command line is valid\n");
+        return GA_EXIT_OK;
+    }
     if (gab_sess_open(&s, port, (unsigned)baud, dump) != 0) {
         fprintf(stderr, "gaprobe: %s: %s\n", port, s.err);
         gab_sess_close(&s);
-        return 3;
+        return GA_EXIT_ERROR;
     }
-    cmdctx_t c = {.s = &s, .where = "command line"};
-    int rc;
     const char *cmd = argv[i];
-    if (strcmp(cmd, "run") == 0 && i + 2 == argc) {
+    if (strcmp(cmd, "run") == 0) {
         if (gab_sess_begin(&s, !keep_mem) != 0) {
             fprintf(stderr, "gaprobe: %s\n", s.err);
             rc = FAIL_LINK;
@@ -524,9 +604,9 @@ int main(int argc, char **argv)
                 if (gab_sess_counters(&s, false, cnt) != 0 || gab_sess_check_regs(&s) != 0) rc = FAIL_LINK;
             }
         }
-    } else if (strcmp(cmd, "selftest") == 0 && i + 1 == argc) {
+    } else if (strcmp(cmd, "selftest") == 0) {
         rc = gab_selftest(&s, &st);
-    } else if (strcmp(cmd, "replay") == 0 && i + 2 == argc) {
+    } else if (strcmp(cmd, "replay") == 0) {
         ro.trace = argv[i + 1];
         if (gab_sess_begin(&s, !keep_mem) != 0) {
             fprintf(stderr, "gaprobe: %s\n", s.err);
@@ -546,12 +626,12 @@ int main(int argc, char **argv)
                 PRIu64 " received, %" PRIu64 " mismatches, %u failed expectations\n",
                 s.frames, s.resent, s.ops, tx, rx, s.mismatches, c.expect_fail);
     gab_sess_close(&s);
-    if (rc == FAIL_USAGE) return 2;
-    if (rc == FAIL_LINK || rc < 0) return 3;
+    if (rc == FAIL_USAGE) return GA_EXIT_USAGE;
+    if (rc == FAIL_LINK || rc == FAIL_INPUT || rc < 0) return GA_EXIT_ERROR;
     if (session) {
         bool pass = s.mismatches == 0 && c.expect_fail == 0 && rc == 0;
         fprintf(s.out, "RESULT %s\n", c.skipped ? "SKIP" : pass ? "PASS" : "FAIL");
-        return pass ? 0 : 1;
+        return pass ? GA_EXIT_OK : GA_EXIT_MISMATCH;
     }
-    return rc == 0 ? 0 : 1;
+    return rc == 0 ? GA_EXIT_OK : GA_EXIT_MISMATCH;
 }

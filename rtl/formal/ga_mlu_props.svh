@@ -214,8 +214,20 @@
   logic [63:0] f_rd_addr;
   logic        f_rd_stale, f_inv_now, f_flush_now;
   logic [7:0]  f_job_reads;                   // reads of the walker's current job
-  assign f_inv_now   = req_fire && req_op_i == ga_pkg::OP_INVALIDATE;   // served even when halted
-  assign f_flush_now = req_fire && req_op_i == ga_pkg::OP_FLUSH;
+  // The edge at which an INVAL / FLUSH commits: its acceptance with RegLookup = 0 (served even when
+  // halted); with RegLookup = 1 the MLB command of the accept stage, one cycle after the acceptance
+  // (microarchitecture §3.4). A read issued in between is older than the commit, and its fill is
+  // dropped as well (the dirty bit is set at the commit), so the property stays the spec's §6.5.
+  logic [63:0] f_inv_loc;
+  if (RegLookup == 0) begin : g_fv_inv_acc
+    assign f_inv_now   = req_fire && req_op_i == ga_pkg::OP_INVALIDATE;
+    assign f_flush_now = req_fire && req_op_i == ga_pkg::OP_FLUSH;
+    assign f_inv_loc   = req_md_i;
+  end else begin : g_fv_inv_cmd
+    assign f_inv_now   = mlb_op == ga_pkg::MLB_INVAL;
+    assign f_flush_now = mlb_op == ga_pkg::MLB_FLUSH;
+    assign f_inv_loc   = mlb_loc;
+  end
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       f_rd_addr   <= '0;
@@ -224,8 +236,8 @@
     end else begin
       if (mem_req_valid_o && mem_req_ready_i) begin
         f_rd_addr  <= mem_req_addr_o;
-        f_rd_stale <= f_flush_now || (f_inv_now && req_md_i == mem_req_addr_o);
-      end else if (f_flush_now || (f_inv_now && req_md_i == f_rd_addr)) begin
+        f_rd_stale <= f_flush_now || (f_inv_now && f_inv_loc == mem_req_addr_o);
+      end else if (f_flush_now || (f_inv_now && f_inv_loc == f_rd_addr)) begin
         f_rd_stale <= 1'b1;
       end
       if (w_start) begin

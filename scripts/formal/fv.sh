@@ -28,6 +28,8 @@ case $top in
 ga_check_fv) srcs="$rtl/ga_pkg.sv $rtl/ga_check.sv $rtl/formal/ga_check_fv.sv" ;;
 ga_mlb)      srcs="$rtl/ga_pkg.sv $rtl/ga_mlb.sv" ;;
 ga_walker)   srcs="$rtl/ga_pkg.sv $rtl/ga_walker.sv" ;;
+ga_arb)      srcs="$rtl/ga_arb.sv" ;;
+ga_system)   srcs="$rtl/ga_pkg.sv $rtl/ga_mlb.sv $rtl/ga_check.sv $rtl/ga_walker.sv $rtl/ga_mlu.sv $rtl/ga_arb.sv $rtl/ga_system.sv" ;;
 *)           srcs="$rtl/ga_pkg.sv $rtl/ga_mlb.sv $rtl/ga_check.sv $rtl/ga_walker.sv $rtl/ga_mlu.sv" ;;
 esac
 now() { date +%s.%N; }

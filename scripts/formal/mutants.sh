@@ -30,6 +30,8 @@ walker_no_limit|ga_walker.sv|walker_t7@16/4|s/end else if (steps == limit) begin
 walker_rsp_err|ga_walker.sv|walker_t7@16/4|/W_MEM_WAIT: begin/,/end else if/s/if (mem_rsp_err_i) begin/if (1'b0) begin/|walker ignores an error response (FOUND on a failed read)
 mlu_inval_race|ga_mlu.sv|mlu_safety@10/2|/ga_pkg::OP_INVALIDATE: begin/,/r_set      = 1'b1;/s/sl_dirty_d = 1'b1;/sl_dirty_d = sl_dirty_q;/|INVALIDATE does not mark the in-flight fill stale (spec 6.5)
 mlu_lm_starve|ga_mlu.sv|mlu_live@14/10|/SL_LM: begin/,/w_ack  = 1'b1;/s/if (w_done_g \&\& slot_free) begin/if (1'b0) begin/|a LOADMETA walk result is never taken: the request is held but never answered (liveness only)
+mlu_rl_inval_race|ga_mlu.sv|mlu_safety_rl@10/4|/ga_pkg::OP_INVALIDATE: begin/,/r_set      = 1'b1;/s/sl_dirty_d = 1'b1;/sl_dirty_d = sl_dirty_q;/|the same bug with the boards' options (RegLookup 1): the proof that closes there is not vacuous
+arb_no_advance|ga_arb.sv|arb_n4@8/3|s/ptr_d  = (gnt_int == N - 1) ? '0 : IdxW'(gnt_int + 1);/ptr_d  = ptr_q;/|the arbiter's round-robin pointer never moves: a low-index SM can starve the others
 LIST
 }
 

@@ -27,7 +27,11 @@ typedef struct {
     uint64_t line; /* line in kernelslist.g */
 } as_kernel_t;
 
-typedef enum { PH_HEADER, PH_ALLOCS, PH_CMDS, PH_KERNEL, PH_DONE } as_phase_t;
+typedef struct {
+    uint64_t addr, bytes;
+} as_copy_t;
+
+typedef enum { PH_HEADER, PH_ALLOCS, PH_CMDS, PH_KERNEL, PH_EOF, PH_DONE } as_phase_t;
 
 typedef struct {
     char *list_path;
@@ -36,6 +40,10 @@ typedef struct {
     char *allocs_path;
     as_alloc_t *allocs;
     size_t nallocs;
+    as_copy_t *copies;         /* MemcpyHtoD ranges (for allocs_rebase) */
+    size_t ncopies;
+    void (*warn)(void *ctx, const char *msg);
+    void *warn_ctx;
     as_kernel_t *kernels;
     size_t nkernels;
     as_phase_t phase;
@@ -64,6 +72,7 @@ typedef struct {
     uint64_t o_line;
     /* summary */
     uint64_t n_kernels, n_insts, n_kept[4], n_unattributed, n_skipped_mem;
+    uint64_t n_stray;          /* global instructions with no active lane inside any allocation */
 } as_t;
 
 static void aerr(ga_trace_err_t *err, const char *file, uint64_t line, const char *fmt, ...)
@@ -80,11 +89,24 @@ static void aerr(ga_trace_err_t *err, const char *file, uint64_t line, const cha
     }
 }
 
-/* Defaults of ga_accelsim.h: 4 SMs, allocations inferred from the memcpy lines. */
+/* See ga_accelsim.h. */
 void ga_accelsim_default_opts(ga_accelsim_opts_t *o)
 {
+    memset(o, 0, sizeof *o);
     o->sms = 4;
-    o->allocs_path = NULL;
+}
+
+static void awarn(as_t *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A warning or note through the caller's hook (nothing when it has none). */
+static void awarn(as_t *a, const char *fmt, ...)
+{
+    if (a->warn == NULL) return;
+    char m[GA_TRACE_ERR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m, sizeof m, fmt, ap);
+    va_end(ap);
+    a->warn(a->warn_ctx, m);
 }
 
 /* True when the last path component is "kernelslist.g" (ga_accelsim.h). */
@@ -243,6 +265,14 @@ static int list_line(as_t *a, const char *path, uint64_t line, char *s, size_t n
             aerr(err, path, line, "expected MemcpyHtoD,0xADDR,BYTES (or MemcpyDtoH,0xADDR,BYTES)");
             return -1;
         }
+        if (htod && bytes > 0 && addr != 0 && bytes - 1u <= UINT64_MAX - addr) { /* kept for allocs_rebase */
+            if (a->ncopies % 64u == 0) {
+                as_copy_t *nc = realloc(a->copies, (a->ncopies + 64u) * sizeof *nc);
+                if (nc == NULL) goto oom;
+                a->copies = nc;
+            }
+            a->copies[a->ncopies++] = (as_copy_t){addr, bytes};
+        }
         if (htod && a->allocs_given) return 0; /* the allocation list decides */
         if (htod && bytes > 0) {
             if (addr == 0 || bytes - 1u > UINT64_MAX - addr) {
@@ -315,6 +345,91 @@ static int settle_allocs(as_t *a, const char *path, ga_trace_err_t *err)
         a->allocs[++w] = *c;
     }
     a->nallocs = w + 1u;
+    return 0;
+}
+
+/* Add delta (mod 2^64) to every base of the (sorted, disjoint) allocation list. A base that becomes 0
+ * or a range that passes 2^64 is an error naming the allocation's line. A constant shift keeps the
+ * list sorted unless it wraps, and then the wrap is that error. 0 or -1 with err. */
+static int shift_allocs(as_t *a, uint64_t delta, ga_trace_err_t *err)
+{
+    for (size_t i = 0; i < a->nallocs; i++) {
+        as_alloc_t *c = &a->allocs[i];
+        uint64_t nb = c->base + delta; /* mod 2^64 */
+        if (nb == 0 || c->size - 1u > UINT64_MAX - nb || (i > 0 && nb <= a->allocs[i - 1].base)) {
+            aerr(err, a->allocs_path, c->line, "shifted by 0x%" PRIx64 ", allocation [0x%" PRIx64 ", +%" PRIu64
+                 ") lands at 0 or past 2^64", delta, c->base, c->size);
+            return -1;
+        }
+        c->base = nb;
+    }
+    return 0;
+}
+
+/* Index of the allocation containing va, or -1 (forward declaration for the rebase). */
+static long find_alloc(const as_t *a, uint64_t va);
+
+/* MemcpyHtoD ranges that lie wholly inside an allocation once the list is shifted by delta. */
+static size_t copies_inside(const as_t *a, uint64_t delta)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->ncopies; i++) {
+        long k = find_alloc(a, a->copies[i].addr - delta); /* the list unshifted: look up the copy moved back */
+        if (k >= 0 && a->copies[i].bytes - 1u <= a->allocs[k].base + (a->allocs[k].size - 1u) - (a->copies[i].addr - delta))
+            n++;
+    }
+    return n;
+}
+
+/* allocs_rebase: the shift that puts the most MemcpyHtoD ranges inside allocations. A copy usually
+ * starts at its buffer's base, so the candidates are (copy address - allocation base) for the four
+ * largest copies (the most selective) against every allocation at least as large; ties go to the
+ * smallest shift in magnitude. Then the list is shifted and a note says by how much. 0 or -1. */
+static int rebase_allocs(as_t *a, ga_trace_err_t *err)
+{
+    if (a->ncopies == 0 || a->nallocs == 0) {
+        snprintf(err->msg, sizeof err->msg, "%s: --allocs-rebase memcpy: %s", a->list_path,
+                 a->ncopies == 0 ? "kernelslist.g has no MemcpyHtoD line to rebase onto" : "the allocation list is empty");
+        return -1;
+    }
+    size_t pick[4];
+    size_t npick = 0;
+    for (size_t i = 0; i < a->ncopies; i++) { /* the four largest copies, by insertion */
+        size_t j = npick < 4 ? npick++ : 4;
+        while (j > 0 && a->copies[pick[j - 1]].bytes < a->copies[i].bytes) {
+            if (j < 4) pick[j] = pick[j - 1];
+            j--;
+        }
+        if (j < 4) pick[j] = i;
+    }
+    uint64_t best = 0;
+    size_t best_n = 0;
+    for (size_t p = 0; p < npick; p++) {
+        const as_copy_t *c = &a->copies[pick[p]];
+        for (size_t k = 0; k < a->nallocs; k++) {
+            if (a->allocs[k].size < c->bytes) continue;
+            uint64_t d = c->addr - a->allocs[k].base; /* mod 2^64: a negative shift wraps */
+            size_t n = copies_inside(a, d);
+            uint64_t mag = d >> 63 ? (uint64_t)0 - d : d, bmag = best >> 63 ? (uint64_t)0 - best : best;
+            if (n > best_n || (n == best_n && n > 0 && mag < bmag)) {
+                best = d;
+                best_n = n;
+            }
+        }
+    }
+    if (best_n == 0) {
+        snprintf(err->msg, sizeof err->msg, "%s: --allocs-rebase memcpy: no constant shift puts any of the %zu "
+                 "MemcpyHtoD ranges inside an allocation of %s", a->list_path, a->ncopies, a->allocs_path);
+        return -1;
+    }
+    if (shift_allocs(a, best, err) != 0) return -1;
+    if (best >> 63)
+        awarn(a, "note: %s: --allocs-rebase memcpy: the allocation list %s was shifted by -0x%" PRIx64 " (%zu of %zu "
+              "MemcpyHtoD ranges now lie inside allocations)", a->list_path, a->allocs_path, (uint64_t)0 - best,
+              best_n, a->ncopies);
+    else
+        awarn(a, "note: %s: --allocs-rebase memcpy: the allocation list %s was shifted by +0x%" PRIx64 " (%zu of %zu "
+              "MemcpyHtoD ranges now lie inside allocations)", a->list_path, a->allocs_path, best, best_n, a->ncopies);
     return 0;
 }
 
@@ -709,6 +824,7 @@ static int inst_line(as_t *a, char *s, size_t n, ga_trace_err_t *err)
     long root = -1;
     for (unsigned l = first; l < 32 && root < 0; l++)
         if (mask >> l & 1u) root = find_alloc(a, addr[l]);
+    if (root < 0) a->n_stray++;
     if (root < 0 && a->allocs_given && a->nallocs > 0) {
         /* An authoritative list: a stray access was derived from some allocation; take the one below
          * the first active lane (a run past an end is the common case), else the lowest. */
@@ -858,6 +974,25 @@ static int kernel_input(as_t *a, char *s, size_t n, ga_trace_err_t *err)
 /* ---------------------------------------------------------------------------------------------------
  * The line source. */
 
+/* At the end of the stream: warn when most global instructions touch no allocation (a list from
+ * another run, shifted by a constant, is the usual cause with real NVBit captures). */
+static void stray_warning(as_t *a)
+{
+    uint64_t total = a->n_kept[0] + a->n_kept[1];
+    if (total == 0 || a->n_stray * 2u <= total) return;
+    double pct = 100.0 * (double)a->n_stray / (double)total;
+    if (a->allocs_given)
+        awarn(a, "warning: %s: %" PRIu64 " of %" PRIu64 " global memory instructions (%.1f %%) touch no allocation of "
+              "the list %s, so they are checked against a neighbouring allocation and reported as errors; the "
+              "list may come from another run (addresses shifted by a constant): try --allocs-rebase memcpy (shift "
+              "it onto the MemcpyHtoD ranges of kernelslist.g) or --allocs-shift D",
+              a->list_path, a->n_stray, total, pct, a->allocs_path);
+    else
+        awarn(a, "warning: %s: %" PRIu64 " of %" PRIu64 " global memory instructions (%.1f %%) touch no MemcpyHtoD "
+              "range, so they are replayed unchecked (root=none); give the program's allocation list with --allocs",
+              a->list_path, a->n_stray, total, pct);
+}
+
 /* Produce the next output line into a->out (have_out), or finish (phase DONE). */
 static int produce(as_t *a, ga_trace_err_t *err)
 {
@@ -866,7 +1001,7 @@ static int produce(as_t *a, ga_trace_err_t *err)
     case PH_HEADER:
         emit_begin(a, &o);
         origin_at(a, a->list_path, 1);
-        ob_printf(&o, "gatrace 1 sms=%u alloc=fixed", a->sms);
+        ob_printf(&o, "gatrace 2 sms=%u alloc=fixed", a->sms);
         a->phase = PH_ALLOCS;
         return emit_end(a, &o, err);
     case PH_ALLOCS:
@@ -893,6 +1028,13 @@ static int produce(as_t *a, ga_trace_err_t *err)
                   "(unchecked); %" PRIu64 " other memory instructions skipped",
                   a->n_kernels, a->n_insts, a->n_kept[0], a->n_kept[1], a->n_kept[2], a->n_kept[3], a->n_unattributed,
                   a->n_skipped_mem);
+        stray_warning(a);
+        a->phase = PH_EOF;
+        return emit_end(a, &o, err);
+    case PH_EOF:
+        emit_begin(a, &o);
+        origin_at(a, a->list_path, 0);
+        ob_printf(&o, "eof");
         a->phase = PH_DONE;
         return emit_end(a, &o, err);
     case PH_KERNEL: {
@@ -984,6 +1126,7 @@ static void as_close(void *ctx)
     for (size_t i = 0; i < a->nkernels; i++) free(a->kernels[i].file);
     free(a->kernels);
     free(a->allocs);
+    free(a->copies);
     free(a->in);
     free(a->list_path);
     free(a->allocs_path);
@@ -1006,6 +1149,8 @@ int ga_accelsim_src(ga_line_src_t *src, const char *kernelslist_path, const ga_a
         return -1;
     }
     a->sms = opts->sms;
+    a->warn = opts->warn;
+    a->warn_ctx = opts->warn_ctx;
     a->allocs_given = opts->allocs_path != NULL;
     if (a->allocs_given && (a->allocs_path = strdup(opts->allocs_path)) == NULL) {
         as_close(a);
@@ -1015,6 +1160,13 @@ int ga_accelsim_src(ga_line_src_t *src, const char *kernelslist_path, const ga_a
     if (a->allocs_given && for_each_line(a, opts->allocs_path, allocs_line, err) != 0) goto fail;
     if (for_each_line(a, kernelslist_path, list_line, err) != 0) goto fail;
     if (settle_allocs(a, a->allocs_given ? opts->allocs_path : kernelslist_path, err) != 0) goto fail;
+    if ((opts->allocs_shift || opts->allocs_rebase) && !a->allocs_given) {
+        snprintf(err->msg, sizeof err->msg, "%s: --allocs-shift and --allocs-rebase apply to an allocation list "
+                 "given with --allocs", kernelslist_path);
+        goto fail;
+    }
+    if (opts->allocs_shift && shift_allocs(a, opts->allocs_shift, err) != 0) goto fail;
+    if (opts->allocs_rebase && rebase_allocs(a, err) != 0) goto fail;
     a->phase = PH_HEADER;
     src->ctx = a;
     src->next = as_next;

@@ -4,14 +4,19 @@
  *
  * Each takes its arguments as main() does and writes its report to out and its messages to errf. It
  * writes output files only after the whole trace was read and replayed without error, through a
- * temporary file in the same directory that is renamed at the end. Returns the process exit status:
- * 0 success; 1 a malformed trace, a replay or I/O error; 2 a bad command line; gasim also returns N of
- * --error-exitcode N when there was at least one detection (docs/traces.md §10).
+ * temporary file in the same directory (created with the user's umask) that is renamed at the end.
+ * Returns the process exit status of ga_exit.h: 0 success; 1 bad input, a replay or I/O error; 2 a bad
+ * command line (also an option given twice, an output that is also an input); 3 the RTL disagreed
+ * with the model (gasim --rtl); gasim also returns N of --error-exitcode N when it found at least one
+ * program error and 4 (GA_EXIT_INCOMPLETE) when --error-exitcode was given and every detection was
+ * an incomplete check (docs/traces.md §10).
  */
 #ifndef GA_CLI_H
 #define GA_CLI_H
 
 #include <stdio.h>
+
+#include "../ga_exit.h"
 
 int ga_gasim_main(int argc, char **argv, FILE *out, FILE *errf);
 int ga_gaconv_main(int argc, char **argv, FILE *out, FILE *errf);

@@ -2,7 +2,9 @@
  * ga_linesrc.c — line sources for the gatrace reader (ga_trace.h): a file (plain or gzip, read through
  * zlib) and a memory buffer. Both split lines the same way (docs/traces.md §2): '\n' ends a line, one
  * '\r' before it is dropped, the last line may lack its '\n', and a line longer than the caller's
- * buffer is an error, never truncated.
+ * buffer is an error, never truncated (one full of NUL bytes is reported as binary data, which is what
+ * it almost always is). zlib's own messages are never shown bare: a corrupt or truncated gzip stream
+ * is named as such, with the file.
  */
 #include "ga_trace.h"
 
@@ -64,7 +66,14 @@ static int split_step(split_t *s, const char *win, size_t *pos, size_t end, char
     size_t take = nl ? (size_t)(nl - start) : avail;
     if (take > 0 || nl) s->started = true;
     if (!line_append(out, cap, len, start, take)) {
-        set_err(err, "%s:%llu: line longer than %zu bytes", s->name, (unsigned long long)(s->line + 1u), cap - 1u);
+        size_t nul = 0;
+        for (size_t i = 0; i < *len; i++) nul += out[i] == '\0';
+        for (size_t i = 0; i < take && *len + i < cap - 1u; i++) nul += start[i] == '\0';
+        if (nul)
+            set_err(err, "%s:%llu: NUL bytes in the input (%zu in the first %zu bytes of the line): not a text trace "
+                    "(binary data?)", s->name, (unsigned long long)(s->line + 1u), nul, cap - 1u);
+        else
+            set_err(err, "%s:%llu: line longer than %zu bytes", s->name, (unsigned long long)(s->line + 1u), cap - 1u);
         return -1;
     }
     *pos += take;
@@ -139,6 +148,7 @@ typedef struct {
     size_t pos, end;
     bool eof;
     uint64_t total;  /* file size for a regular file, else 0 */
+    uint64_t delivered; /* decompressed bytes zlib has handed over (window refills) */
 } fsrc_t;
 
 /* Refill the window. Returns 0 (data or end of input), -1 with err for a read or gzip error. */
@@ -148,17 +158,25 @@ static int fsrc_fill(fsrc_t *f, ga_trace_err_t *err)
     int zerr = Z_OK;
     const char *zmsg = gzerror(f->gz, &zerr);
     if (n < 0 || (zerr != Z_OK && zerr != Z_BUF_ERROR)) {
-        set_err(err, "%s:%llu: read error: %s", f->name, (unsigned long long)(f->sp.line + 1u),
-                zerr == Z_ERRNO ? strerror(errno) : zmsg);
+        if (zerr == Z_ERRNO) {
+            set_err(err, "%s:%llu: read error: %s", f->name, (unsigned long long)(f->sp.line + 1u), strerror(errno));
+        } else {
+            /* zlib prefixes "<fd:N>: "; keep only its reason, after saying what is wrong */
+            const char *why = zmsg ? strstr(zmsg, ">: ") : NULL;
+            why = why ? why + 3 : (zmsg ? zmsg : "");
+            set_err(err, "%s:%llu: not valid gzip data: the file starts with the gzip magic bytes (1f 8b) but its "
+                    "compressed data is corrupt (zlib: %s)", f->name, (unsigned long long)(f->sp.line + 1u), why);
+        }
         return -1;
     }
     if (n == 0 && zerr == Z_BUF_ERROR) {
-        set_err(err, "%s:%llu: truncated gzip stream (unexpected end of file)", f->name,
+        set_err(err, "%s:%llu: truncated gzip stream (the compressed data ends before the gzip trailer)", f->name,
                 (unsigned long long)(f->sp.line + 1u));
         return -1;
     }
     f->pos = 0;
     f->end = (size_t)n;
+    f->delivered += (uint64_t)n;
     if (n == 0) f->eof = true;
     return 0;
 }
@@ -182,12 +200,17 @@ static int fsrc_next(void *ctx, char *out, size_t cap, size_t *len, ga_trace_err
     }
 }
 
-/* Compressed bytes consumed (gzoffset) and the file size (0 when not a regular file). */
+/* Input bytes consumed and the file size (0 when not a regular file). zlib reads ahead (up to 128 KiB
+ * of file, plus our 64 KiB window), so its file offset runs ahead of the lines handed out; the offset
+ * is scaled by the share of decompressed bytes already split into lines, which is exact for a plain
+ * file and proportional for gzip. */
 static void fsrc_progress(void *ctx, uint64_t *done, uint64_t *total)
 {
     fsrc_t *f = ctx;
     z_off_t off = gzoffset(f->gz);
-    *done = off < 0 ? 0u : (uint64_t)off;
+    uint64_t o = off < 0 ? 0u : (uint64_t)off;
+    uint64_t used = f->delivered - (uint64_t)(f->end - f->pos); /* decompressed bytes split so far */
+    *done = f->delivered ? (uint64_t)((double)o * ((double)used / (double)f->delivered)) : o;
     *total = f->total;
 }
 

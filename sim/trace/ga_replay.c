@@ -5,13 +5,27 @@
  * metadata L1 of docs/traces.md §6.6; the data still comes from the model's memory, so the wrapper
  * changes no result. The compiler-mode LOADMETA cache is an open-addressing table whose entries carry
  * the generation (kernel) they belong to, so a kernel start empties it in O(1).
+ *
+ * Whether a detection is an incomplete check (ga_replay.h) is read from the model unit's counters
+ * around each operation: every backend runs the model unit sys->sm[sm] (the RTL and board backends
+ * run it beside the hardware), so its walk-end and per-kind lane counters say how the operation's
+ * walks ended and how many lanes failed which way, without a change to the model's interface.
  */
 #include "ga_replay.h"
 
+#include "ga_layout.h"
+
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Weak: never pulls the placeholder in (ga_backend_rtl_is_stub, ga_rtl_stub.c). */
+extern void ga_rtl_stub_marker(void) __attribute__((weak));
+
+/* See ga_replay.h. */
+bool ga_backend_rtl_is_stub(void) { return ga_rtl_stub_marker != NULL; }
 
 typedef struct ga_replay ga_replay_t;
 
@@ -22,12 +36,14 @@ typedef struct {
     ga_memif_t orig;
 } rd_ctx_t;
 
-/* A LOADMETA cache entry: (trace SM, warp, root value) -> location, valid while gen is current. */
+/* A LOADMETA cache entry: (trace SM, warp, root value) -> location, valid while gen is current; cut:
+ * the LOADMETA's walk ended STEP_LIMIT or FAULT (md is then 0). */
 typedef struct {
     uint64_t root;
     uint64_t md;
     uint32_t gen;
     uint16_t sm, warp;
+    bool cut;
 } lmc_ent_t;
 
 struct ga_replay {
@@ -54,6 +70,8 @@ struct ga_replay {
     char **files;       /* origins of detections, interned */
     uint32_t nfiles, capfiles;
     uint32_t cur_kernel;
+    bool in_kernel;
+    bool wave_on;        /* the backend is writing a waveform (cfg.wave_path) */
     ga_detection_t *det;
     size_t ndet, capdet;
     ga_replay_stats_t st;
@@ -166,21 +184,32 @@ void ga_replay_default_cfg(ga_replay_cfg_t *cfg)
     cfg->max_detections = 100000;
 }
 
-/* The read wrapper: the model's read, then the metadata L1 lookup for its latency. */
+/* The read wrapper: the model's read, then the metadata L1 lookup for its latency (docs/traces.md
+ * §6.6). A read is one request; it touches every 32-byte sector of [addr, addr + len) (one for a node
+ * or entry, four for a 128-byte index node). It hits, and costs l1_hit cycles, when every sector it
+ * touches is in the L1; otherwise it costs l1_miss (the missing sectors are fetched together) and
+ * brings them all in. */
 static int timed_read(void *ctx, uint64_t addr, uint32_t len, uint8_t *buf)
 {
     rd_ctx_t *c = ctx;
     ga_replay_t *rp = c->rp;
     int rc = c->orig.read(c->orig.read_ctx, addr, len, buf);
-    uint64_t line = addr >> 5;
-    uint64_t *tag = &rp->l1[(size_t)c->sm * rp->cfg.l1_lines + (size_t)(line % rp->cfg.l1_lines)];
-    if (*tag == line + 1u) {
+    uint64_t first = addr >> 5, last = len > 0u ? (addr + (len - 1u)) >> 5 : first;
+    bool hit = true;
+    for (uint64_t line = first; line <= last; line++) {
+        uint64_t *tag = &rp->l1[(size_t)c->sm * rp->cfg.l1_lines + (size_t)(line % rp->cfg.l1_lines)];
+        if (*tag != line + 1u) {
+            hit = false;
+            *tag = line + 1u;
+        }
+        if (line == UINT64_MAX) break;
+    }
+    if (hit) {
         rp->st.l1_hits++;
         rp->cur_cycles += rp->cfg.l1_hit;
     } else {
         rp->st.l1_misses++;
         rp->cur_cycles += rp->cfg.l1_miss;
-        *tag = line + 1u;
     }
     return rc;
 }
@@ -190,8 +219,19 @@ int ga_replay_create(ga_replay_t **out, const ga_replay_cfg_t *cfg, const ga_tra
                      ga_trace_err_t *err)
 {
     *out = NULL;
-    if (cfg->tag_bits != 7u && cfg->tag_bits != 16u) {
-        eprintf(err, "tag bits must be 7 or 16, not %u", cfg->tag_bits);
+    unsigned tag_bits = cfg->tag_bits ? cfg->tag_bits : (hdr->tag_bits ? hdr->tag_bits : 7u);
+    if (tag_bits != 7u && tag_bits != 16u) {
+        eprintf(err, "tag bits must be 7 or 16, not %u", tag_bits);
+        return -1;
+    }
+    if (hdr->tag_bits && tag_bits != hdr->tag_bits) {
+        eprintf(err, "the trace declares tag_bits=%u in its header (its raw pointers carry %u-bit tags): replay it "
+                "with --tag-bits %u, or leave --tag-bits out", hdr->tag_bits, hdr->tag_bits, hdr->tag_bits);
+        return -1;
+    }
+    if (cfg->tag_quarantine > GA_RT_QUARANTINE_MAX) {
+        eprintf(err, "tag quarantine must be 0..%" PRIu32 ", not %" PRIu32, (uint32_t)GA_RT_QUARANTINE_MAX,
+                cfg->tag_quarantine);
         return -1;
     }
     if (cfg->mlb_entries < 1u || cfg->mlb_entries > GA_MLB_MAX) {
@@ -206,13 +246,21 @@ int ga_replay_create(ga_replay_t **out, const ga_replay_cfg_t *cfg, const ga_tra
         eprintf(err, "metadata L1 lines must be 1..65536, not %" PRIu32, cfg->l1_lines);
         return -1;
     }
-    if ((unsigned)cfg->layout > GA_LAYOUT_TABLE || (unsigned)cfg->mode > GA_MODE_HWONLY) {
+    if (!ga_layout_valid((unsigned)cfg->layout) || (unsigned)cfg->mode > GA_MODE_HWONLY) {
         eprintf(err, "bad layout or mode");
+        return -1;
+    }
+    if (cfg->rtl && cfg->rtl_factory == NULL && !ga_layout_in_rtl(cfg->layout)) {
+        char rl[64];
+        (void)ga_layout_list(rl, sizeof rl, ", ", " or ", true);
+        eprintf(err, "--rtl --layout %s: the RTL does not implement this layout yet (cmodel/ga_layouts.def): replay "
+                "it with %s, or without --rtl", ga_layout_name(cfg->layout), rl);
         return -1;
     }
     ga_replay_t *rp = calloc(1, sizeof *rp);
     if (rp == NULL) goto oom;
     rp->cfg = *cfg;
+    rp->cfg.tag_bits = tag_bits;
     rp->hdr = *hdr;
     rp->gen = 1;
     if (rp->cfg.sms == 0)
@@ -220,15 +268,42 @@ int ga_replay_create(ga_replay_t **out, const ga_replay_cfg_t *cfg, const ga_tra
     rp->st.sms = rp->cfg.sms;
 
     ga_system_cfg_t sc;
-    ga_system_default_cfg(&sc, cfg->layout, cfg->tag_bits, cfg->seed);
+    ga_system_default_cfg(&sc, cfg->layout, tag_bits, cfg->seed);
     sc.sms = rp->cfg.sms;
     sc.mlb_entries = cfg->mlb_entries;
     sc.mode = cfg->mode;
     sc.policy = GA_POLICY_REPORT;
     if (cfg->step_limit) sc.step_limit = cfg->step_limit;
     sc.rt.fixed_addresses = hdr->fixed;
+    sc.rt.tag_neighbour_distinct = cfg->tag_neighbour_distinct;
+    sc.rt.tag_quarantine = cfg->tag_quarantine;
     if (cfg->md_base) sc.rt.md_base = cfg->md_base;
     if (cfg->md_capacity) sc.rt.md_capacity = cfg->md_capacity;
+    /* The runtime's rules for the metadata region (ga_rt_create), checked here to name the one broken. */
+    uint64_t vtop = UINT64_C(1) << (64u - tag_bits);
+    uint64_t mdbytes = ga_rt_md_bytes(&sc.rt);
+    uint32_t mdalign = ga_layout_md_align(cfg->layout);
+    const char *why = NULL;
+    char whybuf[96];
+    if (sc.rt.md_base == 0 || sc.rt.md_base % mdalign != 0) {
+        snprintf(whybuf, sizeof whybuf, "its base must be a non-zero multiple of %" PRIu32 " (layout %s)", mdalign,
+                 ga_layout_name(cfg->layout));
+        why = whybuf;
+    } else if (mdbytes == 0) {
+        why = "the index's 32-bit references cannot address that many slots (at most 64 GiB of region)";
+    } else if (sc.rt.md_base >= vtop || mdbytes > vtop - sc.rt.md_base) {
+        why = "it must end inside the VA space";
+    } else if (!hdr->fixed && sc.rt.md_base < sc.rt.heap_base + sc.rt.heap_size &&
+             sc.rt.heap_base < sc.rt.md_base + mdbytes) {
+        why = "it must not overlap the heap of automatic allocations";
+    }
+    if (why) {
+        free(rp);
+        eprintf(err, "the metadata region [0x%" PRIx64 ", +%" PRIu64 ") (--md-base, --md-capacity) is not usable: %s "
+                "(%u-bit tags: VA below 0x%" PRIx64 "; heap [0x%" PRIx64 ", +%" PRIu64 ") when the trace does not fix "
+                "addresses)", sc.rt.md_base, mdbytes, why, tag_bits, vtop, sc.rt.heap_base, sc.rt.heap_size);
+        return -1;
+    }
     ga_err_t e = ga_system_init(&rp->sys, &sc);
     if (e != GA_OK) {
         free(rp);
@@ -246,7 +321,9 @@ int ga_replay_create(ga_replay_t **out, const ga_replay_cfg_t *cfg, const ga_tra
         rp->sys.sm[i].mem.read_ctx = &rp->rd[i];
     }
     if (cfg->rtl) {
-        if (ga_backend_rtl(&rp->be, &rp->sys, err) != 0) {
+        int brc = cfg->rtl_factory ? cfg->rtl_factory(&rp->be, &rp->sys, cfg->rtl_arg, err)
+                                   : ga_backend_rtl(&rp->be, &rp->sys, err);
+        if (brc != 0) {
             ga_replay_destroy(rp);
             return -1;
         }
@@ -254,6 +331,12 @@ int ga_replay_create(ga_replay_t **out, const ga_replay_cfg_t *cfg, const ga_tra
         ga_backend_model(&rp->be, &rp->sys);
     }
     rp->be_ok = true;
+    if (cfg->wave_path && rp->be.wave == NULL) {
+        eprintf(err, "--wave: the %s backend cannot write waveforms (only an RTL backend with a wave hook can: "
+                "docs/traces.md §10)", rp->be.name ? rp->be.name : "replay");
+        ga_replay_destroy(rp);
+        return -1;
+    }
     *out = rp;
     return 0;
 oom:
@@ -266,6 +349,10 @@ oom:
 void ga_replay_destroy(ga_replay_t *rp)
 {
     if (rp == NULL) return;
+    if (rp->be_ok && rp->wave_on && rp->be.wave) {
+        ga_trace_err_t e;
+        (void)rp->be.wave(rp->be.ctx, NULL, &e);
+    }
     if (rp->be_ok && rp->be.destroy) rp->be.destroy(rp->be.ctx);
     if (rp->sys_ok) ga_system_fini(&rp->sys);
     free(rp->rd);
@@ -331,17 +418,79 @@ static uint32_t base_get(const ga_replay_t *rp, uint64_t base)
 /* After a successful runtime call: tell the backend, update storage figures. */
 static void runtime_changed(ga_replay_t *rp)
 {
-    if (rp->be.runtime_changed) {
-        const uint64_t *locs;
-        size_t n = ga_rt_invalidations(rp->sys.rt, &locs);
-        rp->be.runtime_changed(rp->be.ctx, locs, n, ga_rt_root(rp->sys.rt));
-    }
+    const uint64_t *locs;
+    size_t n = ga_rt_invalidations(rp->sys.rt, &locs);
+    rp->st.invalidated_locations += n;
+    if (rp->be.runtime_changed) rp->be.runtime_changed(rp->be.ctx, locs, n, ga_rt_root(rp->sys.rt));
     ga_rt_stats_t rs = ga_rt_stats(rp->sys.rt);
     if (rs.metadata_bytes > rp->st.md_bytes_peak) rp->st.md_bytes_peak = rs.metadata_bytes;
     if (rs.live > rp->st.live_peak) rp->st.live_peak = rs.live;
 }
 
 /* alloc record: malloc (auto or fixed) and bind the pointer to the slot; runtime refusals are errors. */
+/* Why the runtime refused an allocation, named (the runtime's BAD_ADDRESS covers several causes).
+ * The checks follow ga_rt_malloc / ga_rt_malloc_at (cmodel/ga_runtime.h) in their order of
+ * precedence; a refusal they do not explain gets ga_strerror's text. */
+static void alloc_cause(const ga_replay_t *rp, const ga_tev_t *ev, ga_err_t e, char *buf, size_t cap)
+{
+    const ga_rt_cfg_t *rc = ga_rt_cfg(rp->sys.rt);
+    unsigned tb = rc->tag_bits, vb = 64u - tb;
+    uint64_t vtop = UINT64_C(1) << vb; /* 2^V: the VA space of this tag width (spec §1) */
+    uint64_t mdend = rc->md_base + ga_rt_md_bytes(rc);
+    switch (e) {
+    case GA_ERR_TOO_LARGE:
+        if (ev->fixed)
+            snprintf(buf, cap, "size %" PRIu64 " is larger than the %u-bit VA space of %u-bit tags (2^%u bytes)",
+                     ev->bytes, vb, tb, vb);
+        else
+            snprintf(buf, cap, "size %" PRIu64 " is larger than the whole heap (%" PRIu64 " bytes at 0x%" PRIx64 ")",
+                     ev->bytes, rc->heap_size, rc->heap_base);
+        return;
+    case GA_ERR_BAD_ADDRESS:
+        if (ev->at >= vtop) {
+            snprintf(buf, cap, "base 0x%" PRIx64 " lies above the %u-bit VA space of %u-bit tags (addresses below 0x%"
+                     PRIx64 ")", ev->at, vb, tb, vtop);
+        } else if (ev->bytes > vtop - ev->at) {
+            snprintf(buf, cap, "[0x%" PRIx64 ", +%" PRIu64 ") crosses the top of the %u-bit VA space of %u-bit tags (0x%"
+                     PRIx64 ")", ev->at, ev->bytes, vb, tb, vtop);
+        } else if (ev->at < mdend && rc->md_base < ev->at + ev->bytes) { /* no overflow: at + bytes <= 2^V */
+            snprintf(buf, cap, "[0x%" PRIx64 ", +%" PRIu64 ") overlaps the metadata region [0x%" PRIx64 ", 0x%" PRIx64
+                     "), which is reserved address space (move it with --md-base, size it with --md-capacity)",
+                     ev->at, ev->bytes, rc->md_base, mdend);
+        } else {
+            snprintf(buf, cap, "%s", ga_strerror(e));
+        }
+        return;
+    case GA_ERR_OVERLAP: {
+        ga_entry_t le;
+        uint64_t dist;
+        if (ga_rt_nearest_live(rp->sys.rt, ev->at, &le, &dist)) {
+            uint64_t lb = ga_va_of(le.tb, tb);
+            uint32_t s = base_get(rp, lb);
+            if (s != UINT32_MAX)
+                snprintf(buf, cap, "[0x%" PRIx64 ", +%" PRIu64 ") overlaps live allocation a%" PRIu64 " [0x%" PRIx64
+                         ", +%" PRIu64 ")", ev->at, ev->bytes, rp->ids[s], lb, le.size);
+            else
+                snprintf(buf, cap, "[0x%" PRIx64 ", +%" PRIu64 ") overlaps a live allocation", ev->at, ev->bytes);
+            return;
+        }
+        snprintf(buf, cap, "%s", ga_strerror(e));
+        return;
+    }
+    case GA_ERR_NO_SPACE:
+        snprintf(buf, cap, "no free block of %" PRIu64 " bytes is left in the heap (%" PRIu64 " bytes at 0x%" PRIx64 ")",
+                 ev->bytes, rc->heap_size, rc->heap_base);
+        return;
+    case GA_ERR_NO_METADATA_SPACE:
+        snprintf(buf, cap, "the metadata region is full (%" PRIu32 " %s; raise --md-capacity)", rc->md_capacity,
+                 rc->layout == GA_LAYOUT_TABLE || rc->layout == GA_LAYOUT_INDEX ? "slots" : "nodes");
+        return;
+    default: snprintf(buf, cap, "%s", ga_strerror(e)); return;
+    }
+}
+
+/* alloc record: malloc (auto or fixed) and bind the pointer to the slot; a refusal stops the replay
+ * (the records after it name the allocation) with its cause. */
 static int do_alloc(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, ga_trace_err_t *err)
 {
     if (ev->slot != rp->nptrs) return lerr(err, r, ev, "internal error: allocation slots out of order");
@@ -357,23 +506,15 @@ static int do_alloc(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t 
     uint64_t p;
     ga_err_t e = ev->fixed ? ga_system_malloc_at(&rp->sys, ev->at, ev->bytes, &p)
                            : ga_system_malloc(&rp->sys, ev->bytes, &p);
-    if (e != GA_OK)
-        return lerr(err, r, ev, "alloc a%" PRIu64 ": the runtime refused it: %s", ev->id, ga_strerror(e));
+    if (e != GA_OK) {
+        char cause[300];
+        alloc_cause(rp, ev, e, cause, sizeof cause);
+        return lerr(err, r, ev, "alloc a%" PRIu64 ": the runtime refused it: %s", ev->id, cause);
+    }
     rp->ptrs[rp->nptrs] = p;
     rp->ids[rp->nptrs] = ev->id;
     rp->nptrs++;
     if (!base_put(rp, ga_va_of(p, rp->cfg.tag_bits), ev->slot)) return lerr(err, r, ev, "out of memory");
-    runtime_changed(rp);
-    return 0;
-}
-
-/* free record: free the slot's pointer. */
-static int do_free(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, ga_trace_err_t *err)
-{
-    if (ev->slot >= rp->nptrs) return lerr(err, r, ev, "internal error: free of an unknown slot");
-    ga_err_t e = ga_system_free(&rp->sys, rp->ptrs[ev->slot]);
-    if (e != GA_OK)
-        return lerr(err, r, ev, "free a%" PRIu64 ": the runtime refused it: %s", ev->id, ga_strerror(e));
     runtime_changed(rp);
     return 0;
 }
@@ -392,6 +533,7 @@ static int do_kernel(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t
     if (name == NULL) return lerr(err, r, ev, "out of memory");
     rp->knames[rp->nk] = name;
     rp->cur_kernel = rp->nk++;
+    rp->in_kernel = true;
     /* Registers do not survive a kernel: a new LOADMETA cache generation. */
     rp->gen++;
     rp->lmc_count = 0;
@@ -424,7 +566,7 @@ static lmc_ent_t *lmc_find(ga_replay_t *rp, uint16_t sm, uint16_t warp, uint64_t
 }
 
 /* Insert (key not present). false when out of memory. */
-static bool lmc_insert(ga_replay_t *rp, uint16_t sm, uint16_t warp, uint64_t root, uint64_t md)
+static bool lmc_insert(ga_replay_t *rp, uint16_t sm, uint16_t warp, uint64_t root, uint64_t md, bool cut)
 {
     if ((rp->lmc_count + 1u) * 2u > rp->lmc_cap) {
         size_t nc = rp->lmc_cap ? 2u * rp->lmc_cap : 1024u;
@@ -443,7 +585,7 @@ static bool lmc_insert(ga_replay_t *rp, uint16_t sm, uint16_t warp, uint64_t roo
     }
     size_t h = lmc_hash(sm, warp, root) & (rp->lmc_cap - 1u);
     while (rp->lmc[h].gen == rp->gen) h = (h + 1u) & (rp->lmc_cap - 1u);
-    rp->lmc[h] = (lmc_ent_t){root, md, rp->gen, sm, warp};
+    rp->lmc[h] = (lmc_ent_t){root, md, rp->gen, sm, warp, cut};
     rp->lmc_count++;
     return true;
 }
@@ -460,41 +602,77 @@ static int be_fail(ga_trace_err_t *err, const ga_trace_reader_t *r, const ga_tev
     return lerr(err, r, ev, "%s: the %s backend failed: %s", op, rp->be.name, ga_strerror(e));
 }
 
-/* LOADMETA of root on the record's SM; caches the result. */
-static int run_loadmeta(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, uint64_t root, uint64_t *md,
-                        ga_trace_err_t *err)
+/* Walks of a model unit that were cut short (spec §3.3: STEP_LIMIT or FAULT). */
+static uint64_t walks_cut(const ga_mlu_stats_t *ms)
 {
+    return ms->walk_end[GA_WALK_STEP_LIMIT] + ms->walk_end[GA_WALK_FAULT];
+}
+
+/* LOADMETA of root on the record's SM; caches the result. Charged mlb_cycles only when it looked the
+ * MLB up: a root with tag 0 or the freed tag makes no MLB access (spec §3.2 step 1). *cut: its walk
+ * ended STEP_LIMIT or FAULT. */
+static int run_loadmeta(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, uint64_t root, uint64_t *md,
+                        bool *cut, ga_trace_err_t *err)
+{
+    unsigned sm = model_sm(rp, ev->sm);
+    const ga_mlu_stats_t *ms = &rp->sys.sm[sm].st;
+    uint64_t look0 = ms->loadmeta - ms->loadmeta_unchecked, cut0 = walks_cut(ms);
     rp->cur_cycles = 0;
-    ga_err_t e = rp->be.loadmeta(rp->be.ctx, model_sm(rp, ev->sm), root, md);
+    ga_err_t e = rp->be.loadmeta(rp->be.ctx, sm, root, md);
     if (e != GA_OK) return be_fail(err, r, ev, rp, "LOADMETA", e);
-    uint64_t c = rp->cfg.mlb_cycles + rp->cur_cycles;
+    uint64_t looked = ms->loadmeta - ms->loadmeta_unchecked - look0;
+    *cut = *md == 0 && walks_cut(ms) != cut0;
+    uint64_t c = rp->cfg.mlb_cycles * looked + rp->cur_cycles;
     rp->st.loadmeta_cycles += c;
     if (c > rp->st.loadmeta_cycles_max) rp->st.loadmeta_cycles_max = c;
     lmc_ent_t *hit = lmc_find(rp, ev->sm, ev->warp, root);
-    if (hit) hit->md = *md;
-    else if (!lmc_insert(rp, ev->sm, ev->warp, root, *md)) return lerr(err, r, ev, "out of memory");
+    if (hit) {
+        hit->md = *md;
+        hit->cut = *cut;
+    } else if (!lmc_insert(rp, ev->sm, ev->warp, root, *md, *cut)) {
+        return lerr(err, r, ev, "out of memory");
+    }
     return 0;
 }
 
-/* The cached location for root, running LOADMETA first when missing. */
+/* The cached location for root (and whether its walk was cut short), running LOADMETA first when
+ * missing. */
 static int cached_md(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, uint64_t root, uint64_t *md,
-                     ga_trace_err_t *err)
+                     bool *cut, ga_trace_err_t *err)
 {
     const lmc_ent_t *hit = lmc_find(rp, ev->sm, ev->warp, root);
     if (hit) {
         *md = hit->md;
+        *cut = hit->cut;
         return 0;
     }
-    return run_loadmeta(rp, r, ev, root, md, err);
+    return run_loadmeta(rp, r, ev, root, md, cut, err);
+}
+
+/* A raw pointer that looks written for the other tag width (docs/traces.md §4): with 7-bit tags, bits
+ * 48..56 set on an address no entry covers (a 16-bit tag's low bits read as VA); with 16-bit tags, a
+ * tag whose low 9 bits are zero (a 7-bit tag in bits 57..63; a drawn 16-bit tag looks so 1 time in
+ * 512, hence a warning, not an error). Not checked when the header declares tag_bits. */
+static void tag_width_check(ga_replay_t *rp, const ga_tev_t *ev, const ga_tptr_t *p, uint64_t v)
+{
+    if (p->is_alloc || p->set_tag || rp->hdr.tag_bits) return;
+    uint64_t top = v >> 48;
+    bool suspect = rp->cfg.tag_bits == 7u ? (top & 0x1ffu) != 0u && !ga_rt_find(rp->sys.rt, v, NULL, NULL)
+                                          : top != 0u && (top & 0x1ffu) == 0u;
+    if (!suspect) return;
+    if (rp->st.tag_width_suspects++ == 0) rp->st.tag_width_suspect_line = ev->line;
 }
 
 /* Evaluate a pointer expression; a tag override wider than the tag bits is an error. */
 static int eval_ptr(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, const ga_tptr_t *p,
                     uint64_t *v, ga_trace_err_t *err)
 {
-    if (ga_tptr_eval(p, rp->ptrs, rp->nptrs, rp->cfg.tag_bits, v)) return 0;
+    if (ga_tptr_eval(p, rp->ptrs, rp->nptrs, rp->cfg.tag_bits, v)) {
+        tag_width_check(rp, ev, p, *v);
+        return 0;
+    }
     if (p->set_tag && ((uint64_t)p->tag >> rp->cfg.tag_bits))
-        return lerr(err, r, ev, "tag override :t%u does not fit %u tag bits", (unsigned)p->tag, rp->cfg.tag_bits);
+        return lerr(err, r, ev, "tag override :t0x%x does not fit %u tag bits", (unsigned)p->tag, rp->cfg.tag_bits);
     return lerr(err, r, ev, "internal error: pointer to an unknown allocation slot");
 }
 
@@ -517,47 +695,59 @@ static uint32_t intern_file(ga_replay_t *rp, const char *f)
     return rp->nfiles++;
 }
 
-/* Detections. */
-static int detection(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, const ga_warp_rsp_t *rsp,
-                     ga_trace_err_t *err)
+/* ---------------------------------------------------------------------------------------------------
+ * Findings. */
+
+/* Names of the runtime's refusals of a free (ga_replay_finding_kind). */
+static const char *free_kind(ga_err_t e)
 {
-    if (rsp->fault == 0) return 0;
-    rp->st.detections++;
-    if ((unsigned)rsp->rec.kind < GA_EXC_KINDS) rp->st.detections_by_kind[rsp->rec.kind]++;
-    rp->st.faulting_lanes += popcount32(rsp->fault);
-    if (rp->cfg.max_detections && rp->ndet >= rp->cfg.max_detections) return 0;
-    if (rp->ndet == rp->capdet) {
-        size_t nc = rp->capdet ? 2u * rp->capdet : 64u;
-        ga_detection_t *nd = realloc(rp->det, nc * sizeof *nd);
-        if (nd == NULL) return lerr(err, r, ev, "out of memory");
-        rp->det = nd;
-        rp->capdet = nc;
+    switch (e) {
+    case GA_ERR_DOUBLE_FREE: return "DOUBLE_FREE";
+    case GA_ERR_INTERIOR_POINTER: return "FREE_INTERIOR_POINTER";
+    case GA_ERR_TAG_MISMATCH: return "FREE_TAG_MISMATCH";
+    case GA_ERR_UNKNOWN_POINTER: return "FREE_UNKNOWN_POINTER";
+    default: return "BAD_FREE";
     }
-    ga_detection_t *d = &rp->det[rp->ndet++];
-    memset(d, 0, sizeof *d);
-    d->rec = rsp->rec;
-    d->fault_mask = rsp->fault;
-    const char *file = NULL;
-    d->line = ev->line;
-    if (r) ga_trace_origin(r, &file, &d->line);
-    d->file = file ? intern_file(rp, file) : UINT32_MAX;
-    if (file && d->file == UINT32_MAX) return lerr(err, r, ev, "out of memory");
-    d->kernel = rp->cur_kernel;
-    d->op = ev->kind;
-    d->trace_sm = ev->sm;
-    if (ev->kind == GA_TEV_LDS || ev->kind == GA_TEV_STS) return 0;
+}
+
+/* See ga_replay.h. */
+const char *ga_replay_finding_kind(const ga_detection_t *d)
+{
+    return d->free_err != GA_OK ? free_kind(d->free_err) : ga_exc_name(d->rec.kind);
+}
+
+/* See ga_replay.h. */
+bool ga_replay_finding_alloc(const ga_detection_t *d, uint64_t *id)
+{
+    if (d->free_named) *id = d->free_id;
+    else if (d->entry_named) *id = d->entry_id;
+    else if (d->checked_named) *id = d->checked_id;
+    else if (d->near_named) *id = d->near_id;
+    else return false;
+    return true;
+}
+
+/* The trace ID of the newest allocation whose base is the base of entry e, if any. */
+static bool name_entry(const ga_replay_t *rp, ga_entry_t e, uint64_t *id)
+{
+    uint32_t s = base_get(rp, ga_va_of(e.tb, rp->cfg.tag_bits));
+    if (s == UINT32_MAX) return false;
+    *id = rp->ids[s];
+    return true;
+}
+
+/* Where addr lies (tags ignored): the entry containing it and, when none or a freed one, the nearest
+ * live allocation with its distance and side. */
+static void locate(const ga_replay_t *rp, ga_detection_t *d, uint64_t addr)
+{
     unsigned tb = rp->cfg.tag_bits;
-    uint64_t va = ga_va_of(d->rec.addr, tb);
+    uint64_t va = ga_va_of(addr, tb);
     ga_entry_t e;
     if (ga_rt_find(rp->sys.rt, va, &e, NULL)) {
         d->in_entry = true;
         d->entry = e;
         d->entry_freed = ga_tag_of(e.tb, tb) == ga_tag_freed(tb);
-        uint32_t s = base_get(rp, ga_va_of(e.tb, tb));
-        if (s != UINT32_MAX) {
-            d->entry_named = true;
-            d->entry_id = rp->ids[s];
-        }
+        d->entry_named = name_entry(rp, e, &d->entry_id);
     }
     if (!d->in_entry || d->entry_freed) {
         ga_entry_t ne;
@@ -566,21 +756,122 @@ static int detection(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t
             d->near_found = true;
             d->near = ne;
             d->near_dist = dist;
-            uint32_t s = base_get(rp, ga_va_of(ne.tb, tb));
-            if (s != UINT32_MAX) {
-                d->near_named = true;
-                d->near_id = rp->ids[s];
-            }
+            d->near_after = va > ga_va_of(ne.tb, tb);
+            d->near_named = name_entry(rp, ne, &d->near_id);
         }
     }
-    if (d->rec.entry.size != 0 || d->rec.entry.tb != 0) {
-        uint32_t s = base_get(rp, ga_va_of(d->rec.entry.tb, tb));
-        if (s != UINT32_MAX) {
-            d->checked_named = true;
-            d->checked_id = rp->ids[s];
+}
+
+/* True when a suppression of the configuration matches finding d. */
+static bool suppressed(const ga_replay_t *rp, const ga_detection_t *d)
+{
+    const char *kname = d->kernel < rp->nk ? rp->knames[d->kernel] : "";
+    for (size_t i = 0; i < rp->cfg.nsuppressions; i++) {
+        const ga_suppression_t *s = &rp->cfg.suppressions[i];
+        if (s->kernel && fnmatch(s->kernel, kname, 0) != 0) continue;
+        if (s->kind && strcmp(s->kind, ga_replay_finding_kind(d)) != 0) continue;
+        uint64_t id;
+        if (s->has_alloc && (!ga_replay_finding_alloc(d, &id) || id != s->alloc_id)) continue;
+        return true;
+    }
+    return false;
+}
+
+/* Count finding d (unless suppressed) and keep it while there is room. The record's origin, kernel,
+ * op and SM are filled in here. 0, or -1 with err (out of memory). */
+static int add_finding(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, ga_detection_t *d,
+                       ga_trace_err_t *err)
+{
+    d->kernel = rp->in_kernel ? rp->cur_kernel : UINT32_MAX;
+    d->op = ev->kind;
+    d->trace_sm = ev->sm;
+    if (suppressed(rp, d)) {
+        rp->st.suppressed++;
+        return 0;
+    }
+    if (d->free_err != GA_OK) {
+        rp->st.bad_frees++;
+        if ((unsigned)d->free_err < GA_ERR_CODES) rp->st.bad_frees_by_code[d->free_err]++;
+        rp->st.errors++;
+    } else {
+        unsigned k = (unsigned)d->rec.kind < GA_EXC_KINDS ? (unsigned)d->rec.kind : 0u;
+        rp->st.detections++;
+        rp->st.detections_by_kind[k]++;
+        rp->st.faulting_lanes += popcount32(d->fault_mask);
+        rp->st.walk_lanes += d->walk_lanes;
+        if (d->walk_limited) {
+            rp->st.detections_walk++;
+            rp->st.detections_walk_by_kind[k]++;
+        } else {
+            rp->st.errors++;
         }
     }
+    if (rp->cfg.max_detections && rp->ndet >= rp->cfg.max_detections) return 0;
+    if (rp->ndet == rp->capdet) {
+        size_t nc = rp->capdet ? 2u * rp->capdet : 64u;
+        ga_detection_t *nd = realloc(rp->det, nc * sizeof *nd);
+        if (nd == NULL) return lerr(err, r, ev, "out of memory");
+        rp->det = nd;
+        rp->capdet = nc;
+    }
+    const char *file = NULL;
+    d->line = ev->line;
+    if (r) ga_trace_origin(r, &file, &d->line);
+    d->file = file ? intern_file(rp, file) : UINT32_MAX;
+    if (file && d->file == UINT32_MAX) return lerr(err, r, ev, "out of memory");
+    rp->det[rp->ndet++] = *d;
     return 0;
+}
+
+/* An MLU detection (rsp->fault non-zero). walk_mask: the lanes whose metadata came from a walk cut
+ * short (compiler mode); walk_count: their number when only a count is known (HWOnly), else
+ * UINT32_MAX. */
+static int detection(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, const ga_warp_rsp_t *rsp,
+                     uint32_t walk_mask, uint32_t walk_count, ga_trace_err_t *err)
+{
+    if (rsp->fault == 0) return 0;
+    ga_detection_t d;
+    memset(&d, 0, sizeof d);
+    d.free_err = GA_OK;
+    d.rec = rsp->rec;
+    d.fault_mask = rsp->fault;
+    unsigned nf = popcount32(rsp->fault);
+    d.walk_lanes = walk_count != UINT32_MAX ? walk_count : popcount32(rsp->fault & walk_mask);
+    if (d.walk_lanes > nf) d.walk_lanes = nf;
+    d.walk_limited = d.walk_lanes == nf;
+    if (ev->kind != GA_TEV_LDS && ev->kind != GA_TEV_STS) {
+        locate(rp, &d, d.rec.addr);
+        if (d.rec.entry.size != 0 || d.rec.entry.tb != 0) d.checked_named = name_entry(rp, d.rec.entry, &d.checked_id);
+    }
+    return add_finding(rp, r, ev, &d, err);
+}
+
+/* free / freep record: free the pointer; a refusal is the program's error (a finding), not the
+ * trace's, except a host failure. */
+static int do_free(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, ga_trace_err_t *err)
+{
+    uint64_t p;
+    if (ev->kind == GA_TEV_FREE) {
+        if (ev->slot >= rp->nptrs) return lerr(err, r, ev, "internal error: free of an unknown slot");
+        p = rp->ptrs[ev->slot];
+    } else if (eval_ptr(rp, r, ev, &ev->root, &p, err) != 0) {
+        return -1;
+    }
+    ga_err_t e = ga_system_free(&rp->sys, p);
+    if (e == GA_OK) {
+        runtime_changed(rp);
+        return 0;
+    }
+    if (e == GA_ERR_NO_MEMORY || e == GA_ERR_BAD_PARAM)
+        return lerr(err, r, ev, "%s: the runtime failed: %s", ga_tev_name(ev->kind), ga_strerror(e));
+    ga_detection_t d;
+    memset(&d, 0, sizeof d);
+    d.free_err = e;
+    d.free_ptr = p;
+    d.free_named = ev->kind == GA_TEV_FREE;
+    d.free_id = ev->id;
+    locate(rp, &d, p);
+    return add_finding(rp, r, ev, &d, err);
 }
 
 /* The lanes of a global access, evaluated. */
@@ -602,9 +893,10 @@ static int lane_addrs(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_
     return 0;
 }
 
-/* One MEMCHECK.G, timed (check cycles + fetch latency), its detection recorded. */
+/* One MEMCHECK.G, timed (check cycles + fetch latency), its detection recorded; cut_mask: the lanes
+ * whose location came from a walk cut short. */
 static int run_memcheck_g(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, const ga_warp_req_t *q,
-                          uint64_t md, ga_trace_err_t *err)
+                          uint64_t md, uint32_t cut_mask, ga_trace_err_t *err)
 {
     ga_warp_rsp_t rsp;
     rp->cur_cycles = 0;
@@ -613,26 +905,29 @@ static int run_memcheck_g(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_
     uint64_t c = rp->cfg.check_cycles + rp->cur_cycles;
     rp->st.memcheck_g_cycles += c;
     if (c > rp->st.memcheck_g_cycles_max) rp->st.memcheck_g_cycles_max = c;
-    return detection(rp, r, ev, &rsp, err);
+    return detection(rp, r, ev, &rsp, cut_mask, UINT32_MAX, err);
 }
 
-/* One plain access; in HWOnly its LOADMETAs are timed (docs/traces.md §6.6). */
+/* One plain access; in HWOnly its LOADMETAs are timed (docs/traces.md §6.6) and its lanes that failed
+ * METADATA_FAULT are the ones whose walk was cut short (spec §5.4 gives that kind to nothing else). */
 static int run_access(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, const ga_warp_req_t *q,
                       ga_trace_err_t *err)
 {
     ga_warp_rsp_t rsp;
     unsigned sm = model_sm(rp, ev->sm);
-    uint64_t lm0 = rp->sys.sm[sm].st.loadmeta;
+    const ga_mlu_stats_t *ms = &rp->sys.sm[sm].st;
+    uint64_t lm0 = ms->loadmeta, look0 = ms->loadmeta - ms->loadmeta_unchecked, cut0 = walks_cut(ms);
+    uint64_t mf0 = ms->faulting_lanes[GA_EXC_METADATA_FAULT];
     rp->cur_cycles = 0;
     ga_err_t e = rp->be.access(rp->be.ctx, sm, q, &rsp);
     if (e != GA_OK) return be_fail(err, r, ev, rp, "ACCESS", e);
-    uint64_t nlm = rp->sys.sm[sm].st.loadmeta - lm0;
-    if (nlm) { /* HWOnly: the access's LOADMETAs (docs/traces.md §6.6) */
-        uint64_t c = rp->cfg.mlb_cycles * nlm + rp->cur_cycles;
+    if (ms->loadmeta != lm0) { /* HWOnly: the access's LOADMETAs (docs/traces.md §6.6) */
+        uint64_t c = rp->cfg.mlb_cycles * (ms->loadmeta - ms->loadmeta_unchecked - look0) + rp->cur_cycles;
         rp->st.loadmeta_cycles += c;
         if (c > rp->st.loadmeta_cycles_max) rp->st.loadmeta_cycles_max = c;
     }
-    return detection(rp, r, ev, &rsp, err);
+    uint64_t wl = walks_cut(ms) != cut0 ? ms->faulting_lanes[GA_EXC_METADATA_FAULT] - mf0 : 0u;
+    return detection(rp, r, ev, &rsp, 0, (uint32_t)(wl > 32u ? 32u : wl), err);
 }
 
 /* ld / st record in the current mode (docs/traces.md §6.3, §6.4). */
@@ -649,13 +944,19 @@ static int do_global(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t
     }
     if (ev->root_kind == GA_ROOT_PTR) {
         uint64_t root, md;
-        if (eval_ptr(rp, r, ev, &ev->root, &root, err) || cached_md(rp, r, ev, root, &md, err)) return -1;
-        return run_memcheck_g(rp, r, ev, &q, md, err);
+        bool cut;
+        if (eval_ptr(rp, r, ev, &ev->root, &root, err) || cached_md(rp, r, ev, root, &md, &cut, err)) return -1;
+        return run_memcheck_g(rp, r, ev, &q, md, cut ? q.active : 0u, err);
     }
     /* root=lane: a LOADMETA per lane address (cached), one MEMCHECK.G per distinct location. */
     uint64_t md[GA_TRACE_LANES];
-    for (unsigned l = 0; l < GA_TRACE_LANES; l++)
-        if ((ev->mask >> l & 1u) && cached_md(rp, r, ev, q.addr[l], &md[l], err)) return -1;
+    uint32_t cut_mask = 0;
+    for (unsigned l = 0; l < GA_TRACE_LANES; l++) {
+        if (!(ev->mask >> l & 1u)) continue;
+        bool cut;
+        if (cached_md(rp, r, ev, q.addr[l], &md[l], &cut, err)) return -1;
+        if (cut) cut_mask |= UINT32_C(1) << l;
+    }
     uint32_t left = ev->mask;
     while (left) {
         unsigned k = 0;
@@ -666,7 +967,7 @@ static int do_global(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t
         left &= ~group;
         ga_warp_req_t g = q;
         g.active = group;
-        if (run_memcheck_g(rp, r, ev, &g, md[k], err)) return -1;
+        if (run_memcheck_g(rp, r, ev, &g, md[k], cut_mask & group, err)) return -1;
     }
     return 0;
 }
@@ -695,24 +996,39 @@ static int do_shared(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t
     ga_warp_rsp_t rsp;
     ga_err_t e = rp->be.memcheck_s(rp->be.ctx, model_sm(rp, ev->sm), &q, ev->sbase, ev->ssize, &rsp);
     if (e != GA_OK) return be_fail(err, r, ev, rp, "MEMCHECK.S", e);
-    return detection(rp, r, ev, &rsp, err);
+    return detection(rp, r, ev, &rsp, 0, UINT32_MAX, err);
+}
+
+/* Open or close the backend's waveform as the record enters or leaves the window of cfg.wave_*. */
+static int wave_window(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, ga_trace_err_t *err)
+{
+    bool in = ev->line >= rp->cfg.wave_from && ev->line <= rp->cfg.wave_to;
+    if (in == rp->wave_on) return 0;
+    ga_trace_err_t e;
+    if (rp->be.wave(rp->be.ctx, in ? rp->cfg.wave_path : NULL, &e) != 0)
+        return lerr(err, r, ev, "--wave: %s", e.msg);
+    rp->wave_on = in;
+    return 0;
 }
 
 /* See ga_replay.h. */
 int ga_replay_event(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, ga_trace_err_t *err)
 {
     if ((unsigned)ev->kind >= GA_TEV_KINDS) return lerr(err, r, ev, "internal error: bad record kind");
+    if (rp->cfg.wave_path && wave_window(rp, r, ev, err) != 0) return -1;
     rp->st.records[ev->kind]++;
     switch (ev->kind) {
     case GA_TEV_ALLOC: return do_alloc(rp, r, ev, err);
-    case GA_TEV_FREE: return do_free(rp, r, ev, err);
+    case GA_TEV_FREE:
+    case GA_TEV_FREEP: return do_free(rp, r, ev, err);
     case GA_TEV_KERNEL: return do_kernel(rp, r, ev, err);
-    case GA_TEV_END: return 0;
+    case GA_TEV_END: rp->in_kernel = false; return 0;
     case GA_TEV_LOADMETA: {
         if (rp->cfg.mode == GA_MODE_HWONLY) return 0;
         uint64_t root, md;
+        bool cut;
         if (eval_ptr(rp, r, ev, &ev->root, &root, err)) return -1;
-        return run_loadmeta(rp, r, ev, root, &md, err);
+        return run_loadmeta(rp, r, ev, root, &md, &cut, err);
     }
     case GA_TEV_LD:
     case GA_TEV_ST: return do_global(rp, r, ev, err);
@@ -725,6 +1041,14 @@ int ga_replay_event(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t 
 /* See ga_replay.h. */
 int ga_replay_finish(ga_replay_t *rp, ga_trace_err_t *err)
 {
+    if (rp->wave_on) {
+        ga_trace_err_t e;
+        rp->wave_on = false;
+        if (rp->be.wave(rp->be.ctx, NULL, &e) != 0) {
+            eprintf(err, "--wave: %s", e.msg);
+            return -1;
+        }
+    }
     if (rp->be.check && rp->be.check(rp->be.ctx, err) != 0) return -1;
     rp->st.mlu = ga_system_stats(&rp->sys);
     ga_rt_stats_t rs = ga_rt_stats(rp->sys.rt);
@@ -744,11 +1068,15 @@ int ga_replay_run(ga_replay_t **out, const ga_replay_cfg_t *cfg, ga_trace_reader
     int rc = ga_trace_next(r, &ev, err);
     if (rc < 0) return -1;
     if (ga_replay_create(&rp, cfg, ga_trace_header(r), err) != 0) return -1;
-    uint64_t n = 0;
+    uint64_t n = 0, reads_seen = 0;
     while (rc > 0) {
         if (ga_replay_event(rp, r, &ev, err) != 0) goto fail;
-        if (progress && (++n & 0xffffu) == 0) {
+        n++;
+        /* every 4096 records, and every 2^18 metadata reads: long walks keep the progress moving */
+        uint64_t reads = rp->st.l1_hits + rp->st.l1_misses;
+        if (progress && ((n & 0xfffu) == 0 || reads - reads_seen >= (UINT64_C(1) << 18))) {
             uint64_t done, total;
+            reads_seen = reads;
             ga_trace_progress(r, &done, &total);
             progress(progress_ctx, n, done, total);
         }
@@ -787,6 +1115,9 @@ const char *ga_replay_kernel_name(const ga_replay_t *rp, uint32_t index)
 uint32_t ga_replay_kernels(const ga_replay_t *rp) { return rp->nk; }
 /* See ga_replay.h. */
 const ga_replay_cfg_t *ga_replay_cfg(const ga_replay_t *rp) { return &rp->cfg; }
+/* See ga_replay.h. */
+const ga_system_t *ga_replay_system(const ga_replay_t *rp) { return &rp->sys; }
+
 
 /* ---------------------------------------------------------------------------------------------------
  * Report lines. */
@@ -816,6 +1147,26 @@ static void lb_alloc(lb_t *s, bool named, uint64_t id, ga_entry_t e, unsigned tb
     lb_printf(s, "[0x%" PRIx64 ", +%" PRIu64 ")", ga_va_of(e.tb, tb), e.size);
 }
 
+/* Where the address lies: inside an entry, and/or "N bytes after|before the nearest allocation aID at
+ * 0x... of size M" (Compute Sanitizer's wording; N is ga_detection_t's near_dist). */
+static void lb_where(lb_t *s, const ga_detection_t *d, unsigned tb, const char *what)
+{
+    if (d->in_entry) {
+        lb_printf(s, "; %s is inside %s", what, d->entry_freed ? "freed " : "");
+        lb_alloc(s, d->entry_named, d->entry_id, d->entry, tb);
+    } else {
+        lb_printf(s, "; no allocation covers %s", what);
+    }
+    if (d->near_found) {
+        lb_printf(s, "%s %" PRIu64 " byte%s %s the nearest %sallocation ", d->in_entry ? ";" : ":", d->near_dist,
+                  d->near_dist == 1 ? "" : "s", d->near_after ? "after" : "before", d->in_entry ? "live " : "");
+        if (d->near_named) lb_printf(s, "a%" PRIu64 " ", d->near_id);
+        lb_printf(s, "at 0x%" PRIx64 " of size %" PRIu64, ga_va_of(d->near.tb, tb), d->near.size);
+    } else if (!d->in_entry || d->entry_freed) {
+        lb_printf(s, "; no live allocation exists");
+    }
+}
+
 /* See ga_replay.h. */
 int ga_replay_format_detection(const ga_replay_t *rp, const char *trace_name, const ga_detection_t *d, char *buf,
                                size_t cap)
@@ -824,13 +1175,23 @@ int ga_replay_format_detection(const ga_replay_t *rp, const char *trace_name, co
     lb_t s = {buf, cap, 0};
     buf[0] = '\0';
     unsigned tb = rp->cfg.tag_bits;
+    const char *file = d->file < rp->nfiles ? rp->files[d->file] : (trace_name ? trace_name : "trace");
+    lb_printf(&s, "%s:%" PRIu64 ": ", file, d->line);
+    if (d->kernel < rp->nk) lb_printf(&s, "kernel %s: ", rp->knames[d->kernel]);
+    else lb_printf(&s, "host: ");
+    if (d->free_err != GA_OK) {
+        lb_printf(&s, "%s %s", ga_replay_finding_kind(d), ga_tev_name(d->op));
+        if (d->free_named) lb_printf(&s, " a%" PRIu64, d->free_id);
+        lb_printf(&s, " (pointer 0x%016" PRIx64 ", tag 0x%" PRIx64 "): the runtime refused it: %s", d->free_ptr,
+                  ga_tag_of(d->free_ptr, tb), ga_strerror(d->free_err));
+        lb_where(&s, d, tb, "the pointer");
+        return (int)s.n;
+    }
     unsigned nf = popcount32(d->fault_mask);
-    lb_printf(&s, "%s:%" PRIu64 ": kernel %s: %s %s sm %u warp %u lane %u addr 0x%016" PRIx64 " size %" PRIu32
-              " (%u failing lane%s, mask 0x%08" PRIx32 ")",
-              d->file < rp->nfiles ? rp->files[d->file] : (trace_name ? trace_name : "trace"), d->line,
-              ga_replay_kernel_name(rp, d->kernel), ga_exc_name(d->rec.kind), ga_tev_name(d->op),
-              (unsigned)d->trace_sm, (unsigned)d->rec.warp, (unsigned)d->rec.lane, d->rec.addr, d->rec.size, nf,
-              nf == 1 ? "" : "s", d->fault_mask);
+    lb_printf(&s, "%s %s sm %u warp %u lane %u addr 0x%016" PRIx64 " size %" PRIu32 " (%u failing lane%s, mask 0x%08"
+              PRIx32 ")",
+              ga_exc_name(d->rec.kind), ga_tev_name(d->op), (unsigned)d->trace_sm, (unsigned)d->rec.warp,
+              (unsigned)d->rec.lane, d->rec.addr, d->rec.size, nf, nf == 1 ? "" : "s", d->fault_mask);
     if (d->op == GA_TEV_LDS || d->op == GA_TEV_STS) {
         lb_printf(&s, ": shared allocation [0x%" PRIx64 ", +%" PRIu64 ")", d->rec.entry.tb, d->rec.entry.size);
         return (int)s.n;
@@ -843,23 +1204,11 @@ int ga_replay_format_detection(const ga_replay_t *rp, const char *trace_name, co
     } else {
         lb_printf(&s, ": no metadata");
     }
-    uint64_t va = ga_va_of(d->rec.addr, tb);
-    if (d->in_entry) {
-        lb_printf(&s, "; the address is inside %s", d->entry_freed ? "freed " : "");
-        lb_alloc(&s, d->entry_named, d->entry_id, d->entry, tb);
-    } else {
-        lb_printf(&s, "; no allocation covers the address");
-    }
-    if (d->near_found) {
-        uint64_t nb = ga_va_of(d->near.tb, tb);
-        lb_printf(&s, "; nearest live allocation ");
-        lb_alloc(&s, d->near_named, d->near_id, d->near, tb);
-        if (va < nb)
-            lb_printf(&s, ", %" PRIu64 " byte%s before its start", d->near_dist, d->near_dist == 1 ? "" : "s");
-        else if (d->near_dist == 1)
-            lb_printf(&s, ", right after its end");
-        else
-            lb_printf(&s, ", %" PRIu64 " bytes after its end", d->near_dist - 1u);
-    }
+    lb_where(&s, d, tb, "the address");
+    if (d->walk_limited)
+        lb_printf(&s, "; INCOMPLETE CHECK, not a program error: the LOADMETA walk was cut short (step limit %" PRIu32
+                  " node reads, or a metadata read fault)", rp->sys.cfg.step_limit);
+    else if (d->walk_lanes)
+        lb_printf(&s, "; %" PRIu32 " of the failing lanes had their walk cut short (step limit)", d->walk_lanes);
     return (int)s.n;
 }

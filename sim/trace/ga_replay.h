@@ -2,11 +2,19 @@
  * ga_replay.h — replay of gatrace records through the golden model (docs/traces.md §6), with the
  * figures gasim reports and the metadata latency model of docs/traces.md §6.6.
  *
- * The replay owns one ga_system_t (memory, runtime, one MLU per SM). Host records (alloc, free) go to
- * the runtime; every MLU operation (LOADMETA, MEMCHECK.G, MEMCHECK.S, plain access) goes through a
- * *backend* (ga_backend_t): the default backend runs the model's MLUs; an RTL backend (the Verilator
- * co-simulation, when it exists) runs the same operation on the Verilated MLU and on the model in
- * lockstep and reports a mismatch as an error. All state is in ga_replay_t: no globals.
+ * The replay owns one ga_system_t (memory, runtime, one MLU per SM). Host records (alloc, free, freep)
+ * go to the runtime; every MLU operation (LOADMETA, MEMCHECK.G, MEMCHECK.S, plain access) goes through
+ * a *backend* (ga_backend_t): the default backend runs the model's MLUs; the RTL backend
+ * (tb/replay/tb_backend.c, in build/cosim/<cfg>/gasim-rtl) runs the same operation on a Verilated MLU
+ * and on the model in lockstep and reports a mismatch as an error. All state is in ga_replay_t: no
+ * globals.
+ *
+ * Findings (docs/traces.md §6.5) are of three sorts, counted apart: program errors found by the MLU
+ * (a faulting warp operation), program errors found by the runtime (a free it refused: double free,
+ * unknown or interior pointer, wrong tag), and *incomplete checks*: faulting operations every failing
+ * lane of which got its metadata from a LOADMETA walk that ended STEP_LIMIT or FAULT (spec §3.3). The
+ * spec's fail-closed rule makes those faults, but they say that the walk was cut short (a long list,
+ * a corrupt structure), not that the program is wrong.
  *
  * Typical use:
  *     ga_replay_cfg_t cfg; ga_replay_default_cfg(&cfg);  cfg.mode = GA_MODE_HWONLY; ...
@@ -31,7 +39,10 @@
  * model SMs and the new ROOT (the model's SMs have already been updated by ga_system); a backend that
  * drives other hardware forwards them. check() is called once at the end of a replay and returns 0, or
  * -1 with err set when the backend saw a mismatch (RTL lockstep). Any op returning a value other than
- * GA_OK or GA_ERR_HALTED stops the replay with that error. destroy frees ctx (may be NULL). */
+ * GA_OK or GA_ERR_HALTED stops the replay with that error. destroy frees ctx (may be NULL).
+ * wave (optional, may be NULL; appended after the first release, so a backend that zeroes the struct
+ * before filling it in is unaffected): with a path, start writing a waveform of the operations that
+ * follow to that file; with NULL, stop and close it. Returns 0, or -1 with err set (no tracing build). */
 typedef struct {
     const char *name;
     void *ctx;
@@ -43,15 +54,38 @@ typedef struct {
     void (*runtime_changed)(void *ctx, const uint64_t *locs, size_t n, uint64_t root);
     int (*check)(void *ctx, ga_trace_err_t *err);
     void (*destroy)(void *ctx);
+    int (*wave)(void *ctx, const char *path, ga_trace_err_t *err);
 } ga_backend_t;
 
 /* The model backend over sys (borrowed): every op is the ga_mlu_* function on sys->sm[sm]. */
 void ga_backend_model(ga_backend_t *b, ga_system_t *sys);
 
 /* The RTL lockstep backend over sys: tb/replay/tb_backend.c, linked before libgatrace.a into
- * build/cosim/<cfg>/gasim-rtl (mk/tb.mk). In every other program this is the placeholder of
- * ga_rtl_stub.c: -1 with err saying that it is not built (docs/traces.md §10). Returns 0 on success. */
+ * build/cosim/<cfg>/gasim-rtl (mk/tb.mk; gaprobe links its board backend the same way). In every other
+ * program this is the placeholder of ga_rtl_stub.c: -1 with err naming the make target that builds
+ * the real one (docs/traces.md §10). Returns 0 on success. */
 int ga_backend_rtl(ga_backend_t *b, ga_system_t *sys, ga_trace_err_t *err);
+
+/* True when this program holds the placeholder of ga_backend_rtl (no RTL backend linked in). It is
+ * defined in the placeholder's own archive member and referenced weakly here, so asking never pulls
+ * the placeholder in: a program whose own ga_backend_rtl was linked first gets false. */
+bool ga_backend_rtl_is_stub(void);
+
+/* Defined only in the placeholder's archive member (ga_rtl_stub.c), for ga_backend_rtl_is_stub; it does
+ * nothing. */
+void ga_rtl_stub_marker(void);
+
+/* A finding suppressed by kernel, kind and allocation (docs/traces.md §10, "Suppressions"). Every
+ * field that is set must match: kernel a fnmatch(3) pattern over the kernel name (a finding outside
+ * any kernel has the name ""), kind a finding kind (ga_replay_finding_kind: an exception kind such as
+ * "OUT_OF_BOUNDS", or a bad free such as "DOUBLE_FREE"), alloc the trace ID of the allocation the
+ * finding is about (ga_replay_finding_alloc). A rule with no field set matches everything. */
+typedef struct {
+    const char *kernel; /* NULL: any */
+    const char *kind;   /* NULL: any */
+    bool has_alloc;
+    uint64_t alloc_id;
+} ga_suppression_t;
 
 /* ---------------------------------------------------------------------------------------------------
  * Configuration. */
@@ -73,11 +107,24 @@ typedef struct {
     uint32_t mlb_cycles;    /* cycles of an MLB lookup, charged once per LOADMETA */
     uint32_t check_cycles;  /* cycles of MEMCHECK.G's check logic (paper §8: 3) */
     size_t max_detections;  /* detection records kept (all are counted); 0: unlimited */
+    /* Fields below were added after the first release; ga_replay_default_cfg sets them all. */
+    bool tag_neighbour_distinct; /* runtime extension of spec §7.6.1 */
+    uint32_t tag_quarantine;     /* runtime extension of spec §7.6.2: W, 0 off, 1 .. GA_RT_QUARANTINE_MAX */
+    const ga_suppression_t *suppressions; /* borrowed; must outlive the replay */
+    size_t nsuppressions;
+    const char *wave_path;  /* RTL backend with a wave hook: waveform file of the window below */
+    uint64_t wave_from, wave_to; /* the window: records on trace lines from .. to (inclusive) */
+    /* With rtl set: the hardware backend to build instead of ga_backend_rtl (NULL: ga_backend_rtl),
+     * called with rtl_arg; a program can supply its backend (gaprobe's board) with its own context,
+     * without a link-time override or a global. Same contract as ga_backend_rtl. */
+    int (*rtl_factory)(ga_backend_t *b, ga_system_t *sys, void *arg, ga_trace_err_t *err);
+    void *rtl_arg;
 } ga_replay_cfg_t;
 
 /* Defaults: compiler mode, BST, 7-bit tags, 8-entry MLB, sms 0 (from the header), seed 1, runtime
  * defaults for the metadata region, 128 L1 lines, 28 / 300 cycles, 1 MLB cycle, 3 check cycles,
- * 100 000 detection records kept. */
+ * 100 000 detection records kept, no tag extension, no suppression, no waveform. tag_bits 0 is also
+ * accepted by ga_replay_create: the header's tag_bits (version 2), else 7. */
 void ga_replay_default_cfg(ga_replay_cfg_t *cfg);
 
 /* ---------------------------------------------------------------------------------------------------
@@ -92,19 +139,36 @@ typedef struct {
     uint64_t unchecked_accesses;    /* compiler mode: root=none records (plain accesses) */
     ga_mlu_stats_t mlu;             /* the model MLUs' counters, summed over SMs */
     uint64_t l1_hits, l1_misses;    /* metadata L1 */
-    uint64_t loadmeta_cycles;       /* total cycles of LOADMETAs (docs/traces.md §6.6) */
+    uint64_t loadmeta_cycles;       /* total cycles of LOADMETAs (docs/traces.md §6.6); a LOADMETA of
+                                       tag 0 or the freed tag makes no MLB access (spec §3.2 step 1) and
+                                       is charged nothing */
     uint64_t loadmeta_cycles_max;   /* costliest single LOADMETA (HWOnly: costliest access's) */
     uint64_t memcheck_g_cycles;     /* total cycles of MEMCHECK.Gs */
     uint64_t memcheck_g_cycles_max;
     uint64_t md_bytes_end, md_bytes_peak; /* metadata storage (runtime), bytes */
     uint64_t live_end, live_peak;   /* live allocations */
-    uint64_t detections;            /* faulting warp operations */
+    uint64_t detections;            /* faulting warp operations (not suppressed), incomplete checks
+                                       included */
     uint64_t detections_by_kind[GA_EXC_KINDS]; /* by the kind of their record */
     uint64_t faulting_lanes;        /* failing lanes over all detections */
     unsigned sms;                   /* model SMs used */
+    /* Fields below were added after the first release. */
+    uint64_t detections_walk;       /* incomplete checks: detections every failing lane of which got its
+                                       metadata from a walk that ended STEP_LIMIT or FAULT */
+    uint64_t detections_walk_by_kind[GA_EXC_KINDS];
+    uint64_t walk_lanes;            /* failing lanes whose metadata came from such a walk (any detection) */
+    uint64_t bad_frees;             /* frees the runtime refused (not suppressed) */
+    uint64_t bad_frees_by_code[GA_ERR_CODES];
+    uint64_t errors;                /* program errors: detections - detections_walk + bad_frees */
+    uint64_t suppressed;            /* findings a suppression matched (counted nowhere above) */
+    uint64_t invalidated_locations; /* locations the runtime invalidated; each one is one invalidation
+                                       request on every SM (mlu.invalidates = this x sms) */
+    uint64_t tag_width_suspects;    /* raw pointers that look written for the other tag width */
+    uint64_t tag_width_suspect_line;/* ... the first one's line */
 } ga_replay_stats_t;
 
-/* One detection (docs/traces.md §6.5). */
+/* One finding (docs/traces.md §6.5): a detection of the MLU (free_err GA_OK) or a free the runtime
+ * refused (free_err the runtime's error; rec, fault_mask and the checked_* fields are zero). */
 typedef struct {
     ga_exc_t rec;            /* the lowest failing lane's record */
     uint32_t fault_mask;     /* failing lanes (of this MEMCHECK.G, MEMCHECK.S or access) */
@@ -124,10 +188,30 @@ typedef struct {
     bool near_named;
     uint64_t near_id;
     ga_entry_t near;
-    uint64_t near_dist;      /* bytes from the address to its nearest byte */
+    uint64_t near_dist;      /* bytes from the address to the allocation's nearest byte: the first byte
+                                past the end is 1 byte after it, the byte below the base 1 byte before
+                                (Compute Sanitizer's count); near_after says which side */
     bool checked_named;      /* the record's entry (the bounds it was checked against) is ... */
     uint64_t checked_id;     /*  ... trace allocation checked_id */
+    /* Fields below were added after the first release. */
+    bool near_after;         /* the address lies above the nearest live allocation */
+    bool walk_limited;       /* an incomplete check (every failing lane's walk was cut short) */
+    uint32_t walk_lanes;     /* failing lanes whose metadata came from a walk cut short */
+    ga_err_t free_err;       /* GA_OK: an MLU detection; else the runtime's refusal of a free */
+    uint64_t free_ptr;       /* bad free: the pointer freed (tagged) */
+    bool free_named;         /* bad free: a `free ID` record ... */
+    uint64_t free_id;        /*  ... of trace allocation free_id */
 } ga_detection_t;
+
+/* The kind name of a finding: the exception kind of an MLU detection ("OUT_OF_BOUNDS", ...) or, for a
+ * bad free, "DOUBLE_FREE", "FREE_INTERIOR_POINTER", "FREE_TAG_MISMATCH" or "FREE_UNKNOWN_POINTER"
+ * ("BAD_FREE" for any other refusal). */
+const char *ga_replay_finding_kind(const ga_detection_t *d);
+
+/* The allocation a finding is about: a bad `free ID`'s ID; else the allocation (live or freed) the
+ * address lies in; else the one the access was checked against; else the nearest live one. False
+ * when none of them has a trace ID. */
+bool ga_replay_finding_alloc(const ga_detection_t *d, uint64_t *id);
 
 typedef struct ga_replay ga_replay_t; /* opaque */
 
@@ -144,7 +228,8 @@ int ga_replay_event(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t 
 /* End of trace: the backend's final check and the end-of-run figures. Returns 0 or -1 with err. */
 int ga_replay_finish(ga_replay_t *rp, ga_trace_err_t *err);
 
-/* Progress callback: called about every 65 536 records with the source's progress. */
+/* Progress callback: called every 4 096 records, and also after every 2^18 metadata reads so that it
+ * keeps coming while long walks run, with the records replayed and the source's progress. */
 typedef void (*ga_replay_progress_fn)(void *ctx, uint64_t records, uint64_t done, uint64_t total);
 
 /* The whole loop: reads r to its end, creating the replay after the header, replaying every record,
@@ -165,14 +250,20 @@ const char *ga_replay_file_name(const ga_replay_t *rp, uint32_t index);
 const char *ga_replay_kernel_name(const ga_replay_t *rp, uint32_t index);
 uint32_t ga_replay_kernels(const ga_replay_t *rp);
 
-/* The effective configuration (sms resolved). */
+/* The effective configuration (sms and tag_bits resolved). */
 const ga_replay_cfg_t *ga_replay_cfg(const ga_replay_t *rp);
 
-/* One readable line for detection d (no '\n') into buf[cap], e.g.
+/* The system the replay runs (its runtime's configuration: metadata region, heap, extensions). */
+const ga_system_t *ga_replay_system(const ga_replay_t *rp);
+
+/* One readable line for finding d (no '\n') into buf[cap], e.g.
  * "x.gatrace:7: kernel saxpy: OUT_OF_BOUNDS st sm 1 warp 3 lane 3 addr 0x... size 4 (1 failing lane,
- *  mask 0x00000008): checked against a1 [0x..., +256) tag 0x..; no allocation covers the address;
- *  nearest live allocation a1 [0x..., +256), right after its end"; returns the length (truncated to
- * cap - 1). The file is the detection's origin; trace_name is used only when it has none (may be NULL). */
+ *  mask 0x00000008): checked against a1 [0x..., +256) tag 0x..; no allocation covers the address:
+ *  1 byte after the nearest allocation a1 at 0x... of size 256" (the count of ga_detection_t's
+ * near_dist), or for a bad free "x.gatrace:12: host: DOUBLE_FREE free a3 (pointer 0x...): the runtime
+ * refused it: ...". An incomplete check ends with "(incomplete check: the LOADMETA walk was cut short
+ * ...)". Returns the length (truncated to cap - 1). The file is the finding's origin; trace_name is
+ * used only when it has none (may be NULL). */
 int ga_replay_format_detection(const ga_replay_t *rp, const char *trace_name, const ga_detection_t *d,
                                char *buf, size_t cap);
 

@@ -16,7 +16,7 @@
 #define TOK_MAX 48u /* the longest record, "ld" with a 32-entry list, has 39 tokens */
 
 static const char *const tev_names[GA_TEV_KINDS] = {"alloc", "free", "kernel", "end", "loadmeta",
-                                                    "ld", "st", "lds", "sts"};
+                                                    "ld", "st", "lds", "sts", "freep"};
 
 /* See ga_trace.h. */
 const char *ga_tev_name(ga_tev_kind_t kind)
@@ -102,6 +102,8 @@ struct ga_trace_reader {
     ga_trace_err_t last_err;
     ga_trace_header_t hdr;
     bool have_hdr;
+    bool ended;          /* version 2: the eof record was read (only blank and comment lines may follow) */
+    uint64_t eof_line;
     bool in_kernel;
     uint64_t kernel_line;
     char kernel_name[GA_TRACE_NAME_MAX + 1];
@@ -443,17 +445,17 @@ static int no_more(ga_trace_reader_t *r, ga_trace_err_t *err, unsigned i)
 /* The header line (docs/traces.md §3). */
 static int parse_header(ga_trace_reader_t *r, ga_trace_err_t *err)
 {
-    if (!tok_is(&r->tok[0], GA_TRACE_FORMAT)) return expected(r, err, 0, "the header 'gatrace 1' first");
+    if (!tok_is(&r->tok[0], GA_TRACE_FORMAT)) return expected(r, err, 0, "the header 'gatrace 2' (or 'gatrace 1') first");
     uint64_t v;
     if (r->ntok < 2 || ga_parse_uint(r->tok[1].s, r->tok[1].n, UINT64_MAX, &v) != 0)
         return expected(r, err, 1, "a format version number");
-    if (v != GA_TRACE_VERSION) {
-        rerr(r, err, r->tok[1].col, "unsupported gatrace version %" PRIu64 " (this reader knows version %u)", v,
-             GA_TRACE_VERSION);
+    if (v < GA_TRACE_VERSION_MIN || v > GA_TRACE_VERSION) {
+        rerr(r, err, r->tok[1].col, "unsupported gatrace version %" PRIu64 " (this reader knows versions %u to %u)",
+             v, GA_TRACE_VERSION_MIN, GA_TRACE_VERSION);
         return -1;
     }
     r->hdr.version = (unsigned)v;
-    bool seen_sms = false, seen_alloc = false;
+    bool seen_sms = false, seen_alloc = false, seen_tb = false;
     for (unsigned i = 2; i < r->ntok; i++) {
         const tok_t *t = &r->tok[i];
         if (t->n > 4 && memcmp(t->s, "sms=", 4) == 0) {
@@ -477,8 +479,24 @@ static int parse_header(ga_trace_reader_t *r, ga_trace_err_t *err)
             if (t->n == 11 && memcmp(t->s + 6, "fixed", 5) == 0) r->hdr.fixed = true;
             else if (t->n == 10 && memcmp(t->s + 6, "auto", 4) == 0) r->hdr.fixed = false;
             else return expected(r, err, i, "alloc=auto or alloc=fixed");
+        } else if (t->n > 9 && memcmp(t->s, "tag_bits=", 9) == 0 && r->hdr.version >= 2u) {
+            if (seen_tb) {
+                rerr(r, err, t->col, "duplicate header attribute 'tag_bits'");
+                return -1;
+            }
+            seen_tb = true;
+            if (ga_parse_uint(t->s + 9, t->n - 9, 16u, &v) != 0 || (v != 7u && v != 16u)) {
+                char q[48];
+                rerr(r, err, t->col + 9, "expected tag_bits=7 or tag_bits=16, got '%s'", tq(t, q));
+                return -1;
+            }
+            r->hdr.tag_bits = (unsigned)v;
+        } else if (t->n > 9 && memcmp(t->s, "tag_bits=", 9) == 0) {
+            rerr(r, err, t->col, "header attribute 'tag_bits' needs format version 2 ('gatrace 2')");
+            return -1;
         } else {
-            return expected(r, err, i, "a header attribute sms=N or alloc=auto|fixed");
+            return expected(r, err, i, r->hdr.version >= 2u ? "a header attribute sms=N, alloc=auto|fixed or tag_bits=7|16"
+                                                             : "a header attribute sms=N or alloc=auto|fixed");
         }
     }
     r->have_hdr = true;
@@ -536,12 +554,14 @@ static int parse_free(ga_trace_reader_t *r, ga_trace_err_t *err, ga_tev_t *ev)
              id);
         return -1;
     }
-    if (r->slots[s].freed) {
-        rerr(r, err, r->tok[1].col, "allocation a%" PRIu64 " already freed at line %" PRIu64, id, r->slots[s].freed);
+    if (r->slots[s].freed && r->hdr.version < 2u) {
+        rerr(r, err, r->tok[1].col, "allocation a%" PRIu64 " already freed at line %" PRIu64
+             " (a deliberate double free needs format version 2)", id, r->slots[s].freed);
         return -1;
     }
     if (no_more(r, err, 2)) return -1;
-    r->slots[s].freed = r->lineno;
+    ev->again = r->slots[s].freed != 0;
+    if (!ev->again) r->slots[s].freed = r->lineno;
     ev->id = id;
     ev->slot = s;
     return 0;
@@ -554,17 +574,27 @@ static int parse_record(ga_trace_reader_t *r, ga_trace_err_t *err, ga_tev_t *ev)
     int kind = -1;
     for (int i = 0; i < (int)GA_TEV_KINDS; i++)
         if (tok_is(k, tev_names[i])) kind = i;
+    bool v2 = r->hdr.version >= 2u;
+    if (kind == (int)GA_TEV_FREEP && !v2) {
+        rerr(r, err, k->col, "record 'freep' needs format version 2 ('gatrace 2')");
+        return -1;
+    }
     if (kind < 0) {
         char q[48];
         if (tok_is(k, GA_TRACE_FORMAT)) rerr(r, err, k->col, "a second header line");
-        else rerr(r, err, k->col, "unknown record '%s' (expected alloc, free, kernel, end, loadmeta, ld, st, lds or sts)",
-                  tq(k, q));
+        else if (tok_is(k, "eof") && !v2) rerr(r, err, k->col, "record 'eof' needs format version 2 ('gatrace 2')");
+        else rerr(r, err, k->col, "unknown record '%s' (expected alloc, free, %skernel, end, loadmeta, ld, st, lds or sts%s)",
+                  tq(k, q), v2 ? "freep, " : "", v2 ? ", or eof at the end" : "");
         return -1;
     }
     ev->kind = (ga_tev_kind_t)kind;
     switch (ev->kind) {
     case GA_TEV_ALLOC: return parse_alloc(r, err, ev);
     case GA_TEV_FREE: return parse_free(r, err, ev);
+    case GA_TEV_FREEP:
+        if (tok_ptr(r, err, 1, &ev->root) || no_more(r, err, 2)) return -1;
+        ev->root_kind = GA_ROOT_PTR;
+        return 0;
     case GA_TEV_KERNEL:
         if (r->ntok < 2) return expected(r, err, 1, "a kernel name");
         if (r->tok[1].n > GA_TRACE_NAME_MAX) {
@@ -686,7 +716,16 @@ int ga_trace_next(ga_trace_reader_t *r, ga_tev_t *ev, ga_trace_err_t *err)
         }
         if (rc == 0) {
             if (!r->have_hdr) {
-                rerr(r, err, 0, "no header: expected 'gatrace 1' as the first line that is not blank or a comment");
+                rerr(r, err, 0, "no header: expected 'gatrace 2' as the first line that is not blank or a comment");
+                return -1;
+            }
+            if (r->hdr.version >= 2u && !r->ended) {
+                if (r->in_kernel)
+                    rerr(r, err, 0, "end of input inside kernel '%s' (line %" PRIu64 ") and before the end-of-trace "
+                         "record 'eof': the trace is truncated", r->kernel_name, r->kernel_line);
+                else
+                    rerr(r, err, 0, "end of input before the end-of-trace record 'eof': the trace is truncated (a "
+                         "version-2 trace ends with 'eof'; writers emit it with ga_trace_write_end)");
                 return -1;
             }
             if (r->in_kernel) {
@@ -704,6 +743,21 @@ int ga_trace_next(ga_trace_reader_t *r, ga_tev_t *ev, ga_trace_err_t *err)
             if (parse_header(r, err) != 0) return -1;
             continue;
         }
+        if (r->ended) {
+            rerr(r, err, r->tok[0].col, "a record after the end-of-trace record 'eof' (line %" PRIu64 ")", r->eof_line);
+            return -1;
+        }
+        if (r->hdr.version >= 2u && tok_is(&r->tok[0], "eof")) {
+            if (no_more(r, err, 1)) return -1;
+            if (r->in_kernel) {
+                rerr(r, err, r->tok[0].col, "'eof' while kernel '%s' (line %" PRIu64 ") runs (expected 'end' first)",
+                     r->kernel_name, r->kernel_line);
+                return -1;
+            }
+            r->ended = true;
+            r->eof_line = r->lineno;
+            continue; /* lines after it must be blank or comments: read on to the end */
+        }
         memset(ev, 0, sizeof *ev);
         ev->line = r->lineno;
         if (parse_record(r, err, ev) != 0) return -1;
@@ -713,6 +767,8 @@ int ga_trace_next(ga_trace_reader_t *r, ga_tev_t *ev, ga_trace_err_t *err)
 
 /* See ga_trace.h. */
 const ga_trace_header_t *ga_trace_header(const ga_trace_reader_t *r) { return &r->hdr; }
+/* See ga_trace.h. */
+bool ga_trace_ended(const ga_trace_reader_t *r) { return r->ended; }
 /* See ga_trace.h. */
 uint32_t ga_trace_slots(const ga_trace_reader_t *r) { return r->nslots; }
 /* See ga_trace.h. */
@@ -786,7 +842,7 @@ static void sb_ptr(sbuf_t *s, const ga_tptr_t *p)
     } else {
         sb_printf(s, " 0x%" PRIx64, p->off);
     }
-    if (p->set_tag) sb_printf(s, ":t%u", (unsigned)p->tag);
+    if (p->set_tag) sb_printf(s, ":t0x%x", (unsigned)p->tag);
 }
 
 /* A stride: decimal when non-negative, -0x... when negative. */
@@ -825,6 +881,10 @@ int ga_trace_format_event(const ga_tev_t *ev, char *buf, size_t cap)
         }
         break;
     case GA_TEV_FREE: sb_printf(&s, "free a%" PRIu64, ev->id); break;
+    case GA_TEV_FREEP:
+        sb_printf(&s, "freep");
+        sb_ptr(&s, &ev->root);
+        break;
     case GA_TEV_KERNEL:
         if (!name_ok(ev->name)) return -1;
         sb_printf(&s, "kernel %s", ev->name);
@@ -894,12 +954,23 @@ int ga_trace_format_event(const ga_tev_t *ev, char *buf, size_t cap)
 /* See ga_trace.h. */
 int ga_trace_format_header(const ga_trace_header_t *h, char *buf, size_t cap)
 {
-    if (cap == 0 || h->sms > 65536u) return -1;
+    unsigned v = h->version ? h->version : GA_TRACE_VERSION;
+    if (cap == 0 || h->sms > 65536u || v < GA_TRACE_VERSION_MIN || v > GA_TRACE_VERSION) return -1;
+    if ((h->tag_bits != 0u && h->tag_bits != 7u && h->tag_bits != 16u) || (h->tag_bits && v < 2u)) return -1;
     sbuf_t s = {buf, cap, 0, false};
-    sb_printf(&s, "%s %u", GA_TRACE_FORMAT, GA_TRACE_VERSION);
+    sb_printf(&s, "%s %u", GA_TRACE_FORMAT, v);
     if (h->sms) sb_printf(&s, " sms=%" PRIu32, h->sms);
     if (h->fixed) sb_printf(&s, " alloc=fixed");
+    if (h->tag_bits) sb_printf(&s, " tag_bits=%u", h->tag_bits);
     return s.over ? -1 : (int)s.n;
+}
+
+/* See ga_trace.h. */
+int ga_trace_format_end(char *buf, size_t cap)
+{
+    if (cap < 4u) return -1;
+    memcpy(buf, "eof", 4);
+    return 3;
 }
 
 /* See ga_trace.h. */
@@ -921,6 +992,9 @@ int ga_trace_write_header(FILE *f, const ga_trace_header_t *h)
     return fprintf(f, "%s\n", buf) < 0 ? -1 : 0;
 }
 
+/* See ga_trace.h. */
+int ga_trace_write_end(FILE *f) { return fputs("eof\n", f) < 0 ? -1 : 0; }
+
 /* Two pointer expressions denote the same value for every binding of allocations. */
 static bool ptr_equal(const ga_tptr_t *a, const ga_tptr_t *b)
 {
@@ -937,6 +1011,7 @@ bool ga_tev_equal(const ga_tev_t *a, const ga_tev_t *b)
     case GA_TEV_ALLOC:
         return a->id == b->id && a->bytes == b->bytes && a->fixed == b->fixed && (!a->fixed || a->at == b->at);
     case GA_TEV_FREE: return a->id == b->id;
+    case GA_TEV_FREEP: return ptr_equal(&a->root, &b->root);
     case GA_TEV_KERNEL: return strncmp(a->name, b->name, sizeof a->name) == 0;
     case GA_TEV_END: return true;
     case GA_TEV_LOADMETA: return a->sm == b->sm && a->warp == b->warp && ptr_equal(&a->root, &b->root);

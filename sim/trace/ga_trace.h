@@ -2,9 +2,11 @@
  * ga_trace.h — the gatrace format (docs/traces.md): a strict streaming parser and a canonical writer.
  *
  * The reader turns a trace into a stream of records (ga_tev_t), one per ga_trace_next() call, each
- * fully checked against docs/traces.md §2–§5 (syntax, ranges, allocation IDs, kernel nesting). The
- * first error stops it: the message is "FILE:LINE: what was expected" (with ":COL" when a token is at
- * fault) and every later call returns the same error. Memory is bounded by the number of allocation
+ * fully checked against docs/traces.md §2–§5 (syntax, ranges, allocation IDs, kernel nesting). It
+ * reads format versions 1 and 2; a version-2 trace must end with the end-of-trace record `eof`, so a
+ * truncated file is always an error (a version-1 file has no such record: a cut between two records
+ * reads as a shorter valid trace). The first error stops it: the message is "FILE:LINE: what was
+ * expected" (with ":COL" when a token is at fault) and every later call returns the same error. Memory is bounded by the number of allocation
  * IDs; a line is never read past GA_TRACE_LINE_MAX bytes. All state lives in the reader: there are no
  * globals, and readers are independent of each other.
  *
@@ -20,7 +22,8 @@
 #include <stdio.h>
 
 #define GA_TRACE_FORMAT "gatrace"
-#define GA_TRACE_VERSION 1u
+#define GA_TRACE_VERSION 2u      /* the version the writer writes by default */
+#define GA_TRACE_VERSION_MIN 1u  /* the oldest version the reader reads */
 #define GA_TRACE_LINE_MAX 4096u  /* bytes of a line buffer: at most 4095 before the newline */
 #define GA_TRACE_NAME_MAX 255u   /* kernel name bytes */
 #define GA_TRACE_LANES 32u       /* lanes of a warp */
@@ -76,6 +79,7 @@ typedef enum {
     GA_TEV_ST,        /* st ... */
     GA_TEV_LDS,       /* lds SM WARP SIZE MASK SBASE SSIZE SADDRS */
     GA_TEV_STS,       /* sts ... */
+    GA_TEV_FREEP,     /* freep PTR (version 2): cudaFree of an arbitrary pointer */
     GA_TEV_KINDS
 } ga_tev_kind_t;
 
@@ -102,6 +106,8 @@ typedef struct {
     /* ALLOC, FREE */
     uint64_t id;                /* the trace ID */
     uint32_t slot;              /* dense index of the ID (ALLOC: the next free index) */
+    bool again;                 /* FREE (version 2 only): the ID was freed before: an intentional
+                                   double free, replayed as a runtime error (docs/traces.md §6.1) */
     uint64_t bytes;             /* ALLOC: size */
     bool fixed;                 /* ALLOC: "at" given */
     uint64_t at;                /* ALLOC: fixed address */
@@ -112,7 +118,7 @@ typedef struct {
     uint32_t size;              /* access size: 1, 2, 4, 8, 16 */
     uint32_t mask;              /* active lanes, non-zero */
     ga_troot_t root_kind;       /* LD, ST */
-    ga_tptr_t root;             /* LD, ST with GA_ROOT_PTR; LOADMETA: the pointer */
+    ga_tptr_t root;             /* LD, ST with GA_ROOT_PTR; LOADMETA, FREEP: the pointer */
     uint32_t sbase, ssize;      /* LDS, STS */
     bool strided;               /* ADDRS form: stride (true) or list */
     int64_t stride;             /* strided form */
@@ -122,11 +128,14 @@ typedef struct {
 
 const char *ga_tev_name(ga_tev_kind_t kind); /* "alloc", "ld", ...; "?" for an unknown value */
 
-/* The header (docs/traces.md §3). */
+/* The header (docs/traces.md §3). Initialise it with designated initialisers or memset: fields may be
+ * added at the end. */
 typedef struct {
-    unsigned version;
-    uint32_t sms; /* declared SM count (1 .. 65 536), 0 if not given */
-    bool fixed;   /* alloc=fixed: every alloc has "at" */
+    unsigned version;  /* 1 or 2; for the writer 0 means GA_TRACE_VERSION */
+    uint32_t sms;      /* declared SM count (1 .. 65 536), 0 if not given */
+    bool fixed;        /* alloc=fixed: every alloc has "at" */
+    unsigned tag_bits; /* version 2: tag_bits=7|16, the tag width the trace's raw pointers were written
+                          for (gasim refuses another --tag-bits); 0 if not given */
 } ga_trace_header_t;
 
 /* ---------------------------------------------------------------------------------------------------
@@ -146,10 +155,15 @@ int ga_trace_open_mem(ga_trace_reader_t **out, const char *name, const void *buf
                       ga_trace_err_t *err);
 
 /* The next record: returns 1 and fills *ev; 0 at a correct end of input (the whole-file checks of
- * docs/traces.md §5 passed); -1 on the first error, with err set. After 0 or -1 every later call
- * returns the same value (and the same message). The header is consumed by the first call and is not
- * returned as a record. */
+ * docs/traces.md §5 passed: for version 2 the `eof` record was read and only blank or comment lines
+ * follow it); -1 on the first error, with err set. After 0 or -1 every later call returns the same
+ * value (and the same message). The header and the `eof` record are consumed by the reader and never
+ * returned as records. */
 int ga_trace_next(ga_trace_reader_t *r, ga_tev_t *ev, ga_trace_err_t *err);
+
+/* True once the reader has read a version-2 `eof` record (the trace is known complete). A version-1
+ * trace never has one: a caller may say that its completeness is not guaranteed. */
+bool ga_trace_ended(const ga_trace_reader_t *r);
 
 /* The header; valid after the first ga_trace_next() that did not fail on it (version 0 before). */
 const ga_trace_header_t *ga_trace_header(const ga_trace_reader_t *r);
@@ -177,25 +191,43 @@ void ga_trace_close(ga_trace_reader_t *r);
 
 /* ---------------------------------------------------------------------------------------------------
  * The writer: canonical text (docs/traces.md). Numbers are written in hexadecimal where they are
- * addresses or masks and in decimal otherwise; pointers as written (aID+off, aID-off, raw hex, :tTAG).
- * Allocation pointers use ptr.id (slot is ignored). Parsing the output gives back equal records
- * (ga_tev_equal), line numbers and slots aside. */
+ * addresses, masks or tags and in decimal otherwise; pointers as written (aID+off, aID-off, raw hex,
+ * :t0xTAG). Allocation pointers use ptr.id (slot is ignored). Parsing the output gives back equal
+ * records (ga_tev_equal), line numbers and slots aside.
+ *
+ * A complete trace is: ga_trace_write_header(), one ga_trace_write_event() per record, then
+ * ga_trace_write_end(). The end record is what lets a reader tell a complete version-2 trace from a
+ * truncated one: a program that stops early (a crash, a full disk) leaves a trace that every reader
+ * rejects, which is the point. Records that need version 2 (FREEP, a FREE with `again`) are
+ * formatted whatever the header said; writing them under a version-1 header gives a file that
+ * readers refuse. Example:
+ *     ga_trace_header_t h = {.version = 0, .sms = 4};          (0: the current version, 2)
+ *     ga_trace_write_header(f, &h);
+ *     ... ga_trace_write_event(f, &ev) for every record ...
+ *     ga_trace_write_end(f);  then fclose(f) and check its result */
 
 /* Format ev as one line (without '\n') into buf[cap]. Returns the line's length, or -1 when ev is not a
  * valid record (a field out of its range; nothing useful is in buf) or when it does not fit cap
  * (GA_TRACE_LINE_MAX always suffices for a valid record). */
 int ga_trace_format_event(const ga_tev_t *ev, char *buf, size_t cap);
 
-/* The header line "gatrace 1[ sms=N][ alloc=fixed]" (sms 0: no attribute; version ignored: the writer
- * writes version 1) into buf[cap]; length, or -1 (sms above 65 536, or cap too small). */
+/* The header line "gatrace V[ sms=N][ alloc=fixed][ tag_bits=T]" into buf[cap] (sms 0 and tag_bits 0:
+ * no attribute). V is h->version, GA_TRACE_VERSION when 0. Returns the length, or -1 when the version
+ * is not 1 or 2, sms is above 65 536, tag_bits is not 0, 7 or 16, tag_bits is given with version 1,
+ * or cap is too small. */
 int ga_trace_format_header(const ga_trace_header_t *h, char *buf, size_t cap);
+
+/* The end-of-trace record "eof" (version 2) into buf[cap]; its length, or -1 when cap is too small. */
+int ga_trace_format_end(char *buf, size_t cap);
 
 /* fputs of the formatted line and '\n'. Returns 0, or -1 for an invalid record or a write error. */
 int ga_trace_write_event(FILE *f, const ga_tev_t *ev);
 int ga_trace_write_header(FILE *f, const ga_trace_header_t *h);
+int ga_trace_write_end(FILE *f);
 
-/* Two records are equal in everything the text carries (line and slot ignored; unused lanes of the
- * list form and fields of other kinds ignored). */
+/* Two records are equal in everything the text carries (line, slot and FREE's `again`, which the
+ * reader derives from earlier lines, ignored; unused lanes of the list form and fields of other kinds
+ * ignored). */
 bool ga_tev_equal(const ga_tev_t *a, const ga_tev_t *b);
 
 /* Evaluate a pointer expression with `ptrs[slot]` the runtime's pointer of each allocation slot

@@ -5,7 +5,7 @@
  *   gawl stats  [--scale X] [--seed N] [--sms N]          what each stream contains (CSV on stdout)
  *   gawl trace  NAME|all [--scale X] [--seed N] [--sms N] [--out DIR] [--verify]
  *
- * `trace` writes DIR/NAME.gatrace in the format of docs/traces.md (version 1, auto addresses):
+ * `trace` writes DIR/NAME.gatrace in the format of docs/traces.md (version 2, auto addresses):
  * ALLOC -> alloc, FREE -> free, KERNEL/END -> kernel/end, LOADMETA -> loadmeta with root aID+off,
  * GLOBAL -> ld/st with root=aID+off (an ADDRESS root is written as the access's lane-0 address, the
  * pointer the coalesced LOADMETA uses) and lanes "stride aID+off SIZE", SHARED -> lds/sts with a
@@ -136,10 +136,11 @@ static int trace_one(const ga_wl_spec_t *s, const ga_wl_opts_t *o, const char *d
     fprintf(t.f, "# %s: synthetic stand-in built from the GPUArmor paper's published statistics, not the real\n"
                  "# application (docs/workloads.md). gawl, scale %g, seed %" PRIu64 ", %u SMs.\n",
             s->name, o->scale, o->seed, o->sms);
-    ga_trace_header_t h = {1u, o->sms, false};
+    ga_trace_header_t h = {.version = GA_TRACE_VERSION, .sms = o->sms, .fixed = false};
     int rc = ga_trace_write_header(t.f, &h);
     ga_wl_summary_t sum;
     if (rc == 0) rc = ga_wl_generate(s, o, write_ev, &t, &sum);
+    if (rc == 0) rc = ga_trace_write_end(t.f); /* version 2: a complete trace ends with eof */
     if (fclose(t.f) != 0) rc = -1;
     if (rc != 0) {
         fprintf(stderr, "gawl: %s: could not write the trace\n", path);

@@ -85,7 +85,7 @@ static void usage(FILE *f)
             "  --fst-window A:B    ... only from request A to request B\n"
             "  --stop-after N      issue no request after the N-th\n"
             "  --coverage FILE     coverage data file (coverage builds)\n"
-            "  --dut ARGS          backend arguments (the fake DUT: tb_fake.c)\n"
+            "  --dut ARGS          arguments for the DUT implementation (the Verilated shim ignores them)\n"
             "  --label TEXT        name printed in the summary\n"
             "  --quiet | --verbose\n");
 }

@@ -1,10 +1,11 @@
 /*
  * tb_dut.h — the co-simulation harness's view of one ga_mlu instance (docs/microarchitecture.md §1).
  *
- * The harness is C; the device under test is either a Verilated model reached through the thin
- * extern "C" shim tb/shim/ga_mlu_shim.cpp (one build per parameter set, the model class named with
- * --prefix), or the behavioural stand-in tb/cosim/tb_fake.c used to test the checker without RTL.
- * Both implement exactly this API, so the harness links against one of them.
+ * The harness is C; the device under test is a Verilated model reached through the thin extern "C"
+ * shim tb/shim/ga_mlu_shim.cpp (one build per parameter set, the model class named with --prefix),
+ * the only implementation of this API today. The API is kept narrow so that another implementation
+ * (a behavioural stand-in to test the checker without RTL, once someone writes one) could be linked
+ * instead without touching the harness.
  *
  * Every port of the §1 contract appears in tb_dut_in_t (inputs) or tb_dut_out_t (outputs) with the
  * same name minus its _i/_o suffix. Lane vectors are arrays indexed by lane. The 256-bit memory data
@@ -98,8 +99,7 @@ typedef struct {
 typedef struct tb_dut tb_dut_t;
 
 /* Create an instance held in reset (rst_ni low, clock low); NULL on failure with a message on
- * stderr. args: backend-specific text (the fake reads its parameters and bug number from it; the
- * Verilated shim ignores it). */
+ * stderr. args: implementation-specific text (ga_cosim --dut ARGS); the Verilated shim ignores it. */
 tb_dut_t *tb_dut_create(const char *args);
 void tb_dut_destroy(tb_dut_t *d); /* closes an open trace; writes coverage data if built with it */
 tb_dut_info_t tb_dut_info(const tb_dut_t *d);

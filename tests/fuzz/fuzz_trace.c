@@ -4,8 +4,10 @@
  * For every input: parse it; replay each record through a small model (configuration picked from a
  * hash of the input: mode, layout, tag width, MLB size, SMs); and check the writer's round trip: the
  * records that parsed, written back in canonical form and parsed again, must come back equal (an
- * abort() otherwise, which libFuzzer reports as a crash). Sanitizers (ASan + UBSan) catch memory and
- * undefined-behaviour errors. Work per input is bounded (REC_MAX records replayed, RT_MAX compared).
+ * abort() otherwise, which libFuzzer reports as a crash); a whole trace that parsed to its end must
+ * also read back to its end (for version 2: with the eof record the writer adds). Sanitizers (ASan +
+ * UBSan) catch memory and undefined-behaviour errors. Work per input is bounded (REC_MAX records
+ * replayed, RT_MAX compared).
  */
 #include "trace/ga_replay.h"
 
@@ -26,8 +28,9 @@ static uint64_t hash_bytes(const uint8_t *d, size_t n)
     return h;
 }
 
-/* Parse text and compare its records with want[0..n). Aborts on any difference. */
-static void round_trip(const char *text, size_t len, const ga_tev_t *want, size_t n)
+/* Parse text and compare its records with want[0..n). Aborts on any difference, and, when whole is
+ * set (the text holds every record of a trace that ended correctly), unless it ends correctly too. */
+static void round_trip(const char *text, size_t len, const ga_tev_t *want, size_t n, bool whole)
 {
     ga_trace_reader_t *r;
     ga_trace_err_t err;
@@ -41,7 +44,7 @@ static void round_trip(const char *text, size_t len, const ga_tev_t *want, size_
     }
     /* The canonical text of a prefix may legitimately end inside a kernel (rc < 0): only the records
      * before the end are compared, and all of them must have been read back. */
-    if (i != n) abort();
+    if (i != n || (whole && rc != 0)) abort();
     ga_trace_close(r);
 }
 
@@ -64,6 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cfg.mode = (h & 1u) ? GA_MODE_HWONLY : GA_MODE_COMPILER;
     cfg.layout = (ga_layout_t)((h >> 1) % 3u);
     cfg.tag_bits = (h >> 3 & 1u) ? 16u : 7u;
+    if (ga_trace_header(r)->tag_bits) cfg.tag_bits = ga_trace_header(r)->tag_bits; /* declared: the replay must use it */
     cfg.mlb_entries = 1u + (unsigned)(h >> 4 & 15u);
     cfg.sms = 1u + (unsigned)(h >> 8 & 3u);
     cfg.md_capacity = 512;
@@ -109,7 +113,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char line[1024];
         for (size_t i = 0; i < nd; i++) ga_replay_format_detection(rp, "fuzz", &d[i], line, sizeof line);
     }
-    round_trip(text, len, kept, nkept);
+    bool whole = rc == 0 && nkept == recs;
+    if (whole && ga_trace_header(r)->version >= 2u) {
+        n = ga_trace_format_end(text + len, cap - len);
+        if (n < 0) abort();
+        len += (size_t)n;
+        text[len++] = '\n';
+    }
+    round_trip(text, len, kept, nkept, whole);
     free(text);
     free(kept);
     ga_replay_destroy(rp);

@@ -9,8 +9,13 @@ set -u
 bin=$1 seeds=$2 work=$3 secs=$4 jobs=${5:-1}
 name=$(basename "$bin")
 here=$(cd "$(dirname "$0")" && pwd)
-dict=$here/gatrace.dict
-[ "$name" = fuzz_trace ] || dict=$here/accelsim.dict
+case "$name" in
+    fuzz_trace) dict=$here/gatrace.dict ;;
+    fuzz_ptx | fuzz_emu) dict=$here/ptx.dict ;;
+    *) dict=$here/accelsim.dict ;;
+esac
+# FUZZ_MAX_LEN: longest input tried (bytes); 8192 unless the caller says otherwise (mk/ptx.mk does).
+max_len=${FUZZ_MAX_LEN:-8192}
 mkdir -p "$work/corpus-$name" "$work/artifacts"
 # absolute paths: the multi-job run works inside $work
 work=$(cd "$work" && pwd)
@@ -22,14 +27,14 @@ log="$work/$name.log"
 rm -f "$work"/$name.job*.log
 if [ "$jobs" -gt 1 ]; then
     # Independent workers on a shared corpus; each writes fuzz-<n>.log in the current directory.
-    (cd "$work" && "$bin" -jobs="$jobs" -workers="$jobs" -max_total_time="$secs" -max_len=8192 \
+    (cd "$work" && "$bin" -jobs="$jobs" -workers="$jobs" -max_total_time="$secs" -max_len="$max_len" \
         -dict="$dict" -print_final_stats=1 -artifact_prefix=artifacts/ \
         "corpus-$name" "$seeds" >"$log" 2>&1)
     rc=$?
     cat "$work"/fuzz-*.log >>"$log" 2>/dev/null
     rm -f "$work"/fuzz-*.log
 else
-    "$bin" -max_total_time="$secs" -max_len=8192 -dict="$dict" -print_final_stats=1 \
+    "$bin" -max_total_time="$secs" -max_len="$max_len" -dict="$dict" -print_final_stats=1 \
         -artifact_prefix="$work/artifacts/" "$work/corpus-$name" "$seeds" >"$log" 2>&1
     rc=$?
 fi
