@@ -59,7 +59,7 @@ EMU_PIC_LIBS := $(BUILD)/pic/libgaemu.a $(BUILD)/pic/libgaptx.a $(BUILD)/pic/lib
 # ---------------------------------------------------------------------------------------------------
 # Tests: tests/test_emu.c runs hand-written PTX kernels on the interpreter and checks every result
 # against a host computation (compiled by the top Makefile's rule with the include paths below).
-EMU_TESTS := test_emu
+EMU_TESTS := test_emu test_garuntime
 
 define emu_test_build
 $(foreach t,$(EMU_TESTS),$(BUILD)/$(1)/tests/$(t).o): CFLAGS_BASE += $(EMU_INC)
@@ -96,16 +96,17 @@ EMU_RTL_DIR   := $(BUILD)/cudart/rtl
 EMU_RTL_VDIR  := $(BUILD)/verilator/$(EMU_RTL_CFG)-pic
 EMU_RTL_CLASS := Vga_mlu_$(subst -,_,$(EMU_RTL_CFG))_pic
 emu_rtl_w = $(word $(1),$(subst _, ,$(EMU_RTL_CFG)))
-EMU_RTL_SV    := $(abspath rtl/ga_pkg.sv $(filter-out rtl/ga_pkg.sv,$(sort $(wildcard rtl/*.sv))))
+# the files of rtl/ga_mlu.f (read by mk/rtl.mk)
+EMU_RTL_SV    := $(abspath $(RTL_SRC))
 EMU_RTL_VLT   := $(abspath $(wildcard rtl/*.vlt))
 
-$(EMU_RTL_VDIR)/$(EMU_RTL_CLASS)__ALL.a: $(EMU_RTL_SV) $(EMU_RTL_VLT) mk/emu.mk
+$(EMU_RTL_VDIR)/$(EMU_RTL_CLASS)__ALL.a: $(EMU_RTL_SV) $(RTL_DEPS) $(EMU_RTL_VLT) mk/emu.mk
 	@mkdir -p $(@D)
 	$(VERILATOR) --cc -Wall --assert --top-module ga_mlu -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache \
 	  -CFLAGS -fPIC --prefix $(EMU_RTL_CLASS) \
 	  -GTagBits=$(patsubst t%,%,$(call emu_rtl_w,1)) -GMlbEntries=$(patsubst m%,%,$(call emu_rtl_w,2)) \
 	  -GLanes=$(patsubst l%,%,$(call emu_rtl_w,3)) -Mdir $(abspath $(EMU_RTL_VDIR)) --build \
-	  $(EMU_RTL_VLT) $(EMU_RTL_SV) > $(EMU_RTL_VDIR)/build.log 2>&1 || { cat $(EMU_RTL_VDIR)/build.log; exit 1; }
+	  $(RTL_INC) $(EMU_RTL_VLT) $(EMU_RTL_SV) > $(EMU_RTL_VDIR)/build.log 2>&1 || { cat $(EMU_RTL_VDIR)/build.log; exit 1; }
 	$(MAKE) --no-print-directory -s -C $(EMU_RTL_VDIR) -f $(EMU_RTL_CLASS).mk OPT_FAST=-O3 OBJCACHE=ccache \
 	  verilated.o verilated_threads.o >> $(EMU_RTL_VDIR)/build.log 2>&1 || { cat $(EMU_RTL_VDIR)/build.log; exit 1; }
 	@grep -n '%Warning\|%Error' $(EMU_RTL_VDIR)/build.log && exit 1 || true
