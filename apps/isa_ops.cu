@@ -116,6 +116,14 @@ static unsigned f2u(float f)
     std::memcpy(&u, &f, 4);
     return u;
 }
+// The bits of an f32 result as the GPU delivers them: every NaN an arithmetic instruction, a rounding
+// cvt or abs.f32 produces is the canonical NaN 0x7fffffff, whatever the operands' payloads (measured on
+// an H100, JIT-compiled PTX and sm_90 SASS alike; docs/emulator.md, "Against a real GPU"), where the
+// host propagates a payload or produces its default NaN 0xffc00000.
+static unsigned f2u_gpu(float f)
+{
+    return std::isnan(f) ? 0x7fffffffu : f2u(f);
+}
 static float u2f(unsigned u)
 {
     float f;
@@ -206,12 +214,12 @@ static void ref(unsigned a, unsigned b, float x, float y, double d, unsigned *o)
     o[20] = f2u(with_round(FE_UPWARD, [&] { return (float)vsa; }));
     o[21] = f2u((float)d);
     o[22] = f2u(with_round(FE_TOWARDZERO, [&] { return (float)vd; }));
-    o[23] = f2u(with_round(FE_TOWARDZERO, [&] { return vx + vy; }));
-    o[24] = f2u(with_round(FE_UPWARD, [&] { return vx * vy; }));
-    o[25] = f2u(with_round(FE_DOWNWARD, [&] { return std::fma((float)vx, (float)vy, 1.0f); }));
-    o[26] = f2u(x / y);
-    o[27] = f2u(std::sqrt(std::fabs(x)));
-    o[28] = f2u(1.0f / y);
+    o[23] = f2u_gpu(with_round(FE_TOWARDZERO, [&] { return vx + vy; }));
+    o[24] = f2u_gpu(with_round(FE_UPWARD, [&] { return vx * vy; }));
+    o[25] = f2u_gpu(with_round(FE_DOWNWARD, [&] { return std::fma((float)vx, (float)vy, 1.0f); }));
+    o[26] = f2u_gpu(x / y);
+    o[27] = f2u_gpu(std::sqrt(std::fabs(x)));
+    o[28] = f2u_gpu(1.0f / y);
     {
         int old = fegetround();
         fesetround(FE_TOWARDZERO);
@@ -219,9 +227,10 @@ static void ref(unsigned a, unsigned b, float x, float y, double d, unsigned *o)
         fesetround(old);
         o[29] = (unsigned)(d2u(s) >> 11);
     }
-    o[30] = f2u(std::isnan(x) ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x);
-    o[31] = f2u(std::trunc(x)) ^ f2u(std::nearbyint(y));
-    o[32] = f2u(std::floor(x)) ^ f2u(std::ceil(y));
+    // saturation clamps to [+0, 1]: NaN and -0 give +0 (measured on an H100)
+    o[30] = f2u(!(x > 0.0f) ? 0.0f : x > 1.0f ? 1.0f : x);
+    o[31] = f2u_gpu(std::trunc(x)) ^ f2u_gpu(std::nearbyint(y));
+    o[32] = f2u_gpu(std::floor(x)) ^ f2u_gpu(std::ceil(y));
     o[33] = (unsigned)h_rn(x) | ((unsigned)h_rn(y) << 16);
     o[34] = f2u(__half2float(__float2half_rn(x * 0.001f)));
     {
@@ -246,8 +255,8 @@ static void ref(unsigned a, unsigned b, float x, float y, double d, unsigned *o)
         };
         o[35] = f2u(mn(x, y)) ^ (f2u(mx(x, y)) << 1);
     }
-    o[36] = f2u(std::copysign(x, y)) ^ f2u(std::fabs(y));
-    o[37] = f2u(std::fma(x, y, -x));
+    o[36] = f2u(std::copysign(x, y)) ^ f2u_gpu(std::fabs(y));
+    o[37] = f2u_gpu(std::fma(x, y, -x));
     {
         double t3 = d * 3.0;
         long long ll = std::isnan(t3) ? 0 : t3 >= 9.2233720368547758e18 ? LLONG_MAX

@@ -145,7 +145,12 @@ int main(int argc, char **argv)
         for (int k = 0; k < 18; k++) {
             float got = fo[(size_t)t * NF + k];
             bool ok;
-            if (k >= 14) {
+            if (k == 16 && std::fabs(x * 0.01f) > 3.14159265f) {
+                // __sinf's bound holds on [-pi, pi] only; outside it the hardware's own range reduction
+                // (sin.approx) is far less accurate: 1223 ulp at 1000 on an H100 (docs/emulator.md,
+                // "Against a real GPU"), so only a finite result in [-1, 1] is required there.
+                ok = std::fabs(got) <= 1.0f;
+            } else if (k >= 14) {
                 // __expf: 2 + 1.16 * |x| ulp, relative ~2^-21 here; __logf: 2^-21.41 absolute for
                 // arguments in [0.5, 2], relative otherwise; __sinf: 2^-21.41 absolute on [-pi, pi];
                 // __fdividef: 2 ulp. Checked as a relative (or, near zero, absolute) error of 2^-18.

@@ -615,6 +615,15 @@ static inline double fval(uint64_t v, unsigned t)
     }
 }
 
+/* An f32 result's bits: a NaN is the canonical NaN 0x7fffffff whatever the inputs' payloads, as the
+ * H100 gives it (JIT-compiled PTX and sm_90 SASS alike; docs/emulator.md, "Against a real GPU"), not
+ * the host's propagated payload or its default NaN 0xffc00000. PTX leaves single-precision NaN results
+ * unspecified (PTX ISA, "Floating-Point Instructions"); f64 results keep payloads, which PTX supports. */
+static inline uint64_t f32_result(float v)
+{
+    return isnan(v) ? UINT64_C(0x7fffffff) : emu_f32_bits(v);
+}
+
 static uint64_t cvt_value(const emu_insn_t *in, uint64_t a)
 {
     unsigned dt = in->t, st = in->t2;
@@ -655,14 +664,14 @@ static uint64_t cvt_value(const emu_insn_t *in, uint64_t a)
         double v = fval(a, st);
         if (st == PTX_T_F32 && ftz) v = emu_ftz32((float)v);
         if (r >= ER_RNI && r <= ER_RPI) v = emu_round_integral(v, r);
-        if (sat) v = isnan(v) ? 0.0 : v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+        if (sat) v = !(v > 0.0) ? 0.0 : v > 1.0 ? 1.0 : v;
         int fr = (r >= ER_RN && r <= ER_RP) ? r : ER_RN;
         switch (dt) {
         case PTX_T_F64: return emu_f64_bits(st == PTX_T_F64 ? v : v);
         case PTX_T_F32: {
             float f = (st == PTX_T_F64) ? emu_f64_to_f32(v, fr) : (float)v;
             if (ftz) f = emu_ftz32(f);
-            return emu_f32_bits(f);
+            return st == PTX_T_F32 ? f32_result(f) : emu_f32_bits(f);
         }
         case PTX_T_F16: return (st == PTX_T_F64) ? emu_f64_to_f16(v, fr) : emu_f32_to_f16((float)v, fr);
         case PTX_T_BF16: return emu_f32_to_bf16((float)v, fr);
@@ -692,7 +701,7 @@ static uint64_t cvt_value(const emu_insn_t *in, uint64_t a)
     case PTX_T_F64: return emu_f64_bits(ss ? emu_i64_to_f64(sx(a, sn), fr) : emu_u64_to_f64(a & wmask(sn), fr));
     case PTX_T_F32: {
         float f = ss ? emu_i64_to_f32(sx(a, sn), fr) : emu_u64_to_f32(a & wmask(sn), fr);
-        if (sat) f = isnan(f) ? 0.0f : f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
+        if (sat) f = !(f > 0.0f) ? 0.0f : f > 1.0f ? 1.0f : f;
         return emu_f32_bits(f);
     }
     case PTX_T_F16: {
@@ -738,7 +747,7 @@ static uint64_t fop(unsigned op, const emu_insn_t *in, uint64_t a, uint64_t b, u
         case EOP_FTANH: v = tanh(x); break;
         default: v = 0; break;
         }
-        if (sat) v = isnan(v) ? 0.0 : v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+        if (sat) v = !(v > 0.0) ? 0.0 : v > 1.0 ? 1.0 : v;
         return emu_f64_bits(v);
     }
     if (t == PTX_T_F16 || t == PTX_T_BF16) {
@@ -759,7 +768,7 @@ static uint64_t fop(unsigned op, const emu_insn_t *in, uint64_t a, uint64_t b, u
         case EOP_FTANH: v = tanh(x); break;
         default: v = 0; break;
         }
-        if (sat) v = isnan(v) ? 0.0 : v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+        if (sat) v = !(v > 0.0) ? 0.0 : v > 1.0 ? 1.0 : v;
         int fr = (r >= ER_RN && r <= ER_RP) ? r : ER_RN;
         return t == PTX_T_F16 ? emu_f64_to_f16(v, fr) : emu_f32_to_bf16((float)v, fr);
     }
@@ -786,8 +795,8 @@ static uint64_t fop(unsigned op, const emu_insn_t *in, uint64_t a, uint64_t b, u
     default: v = 0; break;
     }
     if (ftz) v = emu_ftz32(v);
-    if (sat) v = isnan(v) ? 0.0f : v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
-    return emu_f32_bits(v);
+    if (sat) v = !(v > 0.0f) ? 0.0f : v > 1.0f ? 1.0f : v;
+    return f32_result(v);
 }
 
 static uint64_t fminmax(bool mx, const emu_insn_t *in, uint64_t a, uint64_t b)
@@ -1717,11 +1726,11 @@ static int run_warp(xctx_t *X, emu_warp_t *w, uint32_t budget)
                 const uint64_t *C = in->c != EMU_NONE ? ROW(in->c) : NULL;
                 if (in->t == PTX_T_F32 && in->rnd <= ER_RN && !(in->flags & (EF_FTZ | EF_SAT))) {
                     switch (in->op) {
-                    case EOP_FADD: LANES(m, D[l] = emu_f32_bits(emu_as_f32(A[l]) + emu_as_f32(B[l]))); break;
-                    case EOP_FSUB: LANES(m, D[l] = emu_f32_bits(emu_as_f32(A[l]) - emu_as_f32(B[l]))); break;
-                    case EOP_FMUL: LANES(m, D[l] = emu_f32_bits(emu_as_f32(A[l]) * emu_as_f32(B[l]))); break;
-                    case EOP_FFMA: LANES(m, D[l] = emu_f32_bits(fmaf(emu_as_f32(A[l]), emu_as_f32(B[l]), emu_as_f32(C[l])))); break;
-                    default: LANES(m, D[l] = emu_f32_bits(emu_as_f32(A[l]) / emu_as_f32(B[l]))); break;
+                    case EOP_FADD: LANES(m, D[l] = f32_result(emu_as_f32(A[l]) + emu_as_f32(B[l]))); break;
+                    case EOP_FSUB: LANES(m, D[l] = f32_result(emu_as_f32(A[l]) - emu_as_f32(B[l]))); break;
+                    case EOP_FMUL: LANES(m, D[l] = f32_result(emu_as_f32(A[l]) * emu_as_f32(B[l]))); break;
+                    case EOP_FFMA: LANES(m, D[l] = f32_result(fmaf(emu_as_f32(A[l]), emu_as_f32(B[l]), emu_as_f32(C[l])))); break;
+                    default: LANES(m, D[l] = f32_result(emu_as_f32(A[l]) / emu_as_f32(B[l]))); break;
                     }
                 } else if (in->t == PTX_T_F64 && in->rnd <= ER_RN && !(in->flags & EF_SAT)) {
                     switch (in->op) {
@@ -1759,6 +1768,8 @@ static int run_warp(xctx_t *X, emu_warp_t *w, uint32_t budget)
                 LANES(m, {
                     uint64_t x = A[l];
                     if (ftz) x = emu_f32_bits(emu_ftz32(emu_as_f32(x)));
+                    /* abs.f32 of a NaN gives the canonical NaN on the H100 (as fop) */
+                    if (in->op == EOP_FABS && in->t == PTX_T_F32 && (x & 0x7fffffffu) > 0x7f800000u) x = 0x7fffffffu;
                     D[l] = (in->op == EOP_FABS ? x & ~sbit : x ^ sbit) & M;
                 });
                 break;

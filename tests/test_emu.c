@@ -479,6 +479,122 @@ START_TEST(alu_float)
 }
 END_TEST
 
+/* Exact f32 NaN bits and saturation. PTX leaves an f32 NaN result unspecified (PTX ISA, "Floating-Point
+ * Instructions": single-precision instructions return an unspecified NaN, f64 ones keep payloads); the
+ * interpreter gives the H100's canonical 0x7fffffff (docs/emulator.md §4.4, measured in §12), so these
+ * cases compare bits exactly where finputs_check accepts any NaN. Every NaN input below carries a payload
+ * or sign that the host would propagate (x86 quiets the first NaN operand; inf - inf gives 0xffc00000), so
+ * the host's answer differs from 0x7fffffff in every NaN case. .sat clamps to [+0, 1]: -0 and NaN give +0. */
+typedef struct {
+    uint64_t a, b, c, want;
+} exact_t;
+
+static void exact_check(const char *frag, const exact_t *cs, unsigned n)
+{
+    dev_t_ D;
+    dev_open(&D, EMU_ARMOR_OFF, GA_POLICY_REPORT);
+    char body[4096];
+    snprintf(body, sizeof body, "%s%s%s", TEMPLATE_A, frag, TEMPLATE_B);
+    char msg[512] = "";
+    emu_module_t *m = load(&D, body, EMU_OK, msg, sizeof msg);
+    uint64_t in[32][3], out[32];
+    for (unsigned l = 0; l < 32; l++) { /* lane l runs case l % n: every case in several lanes */
+        in[l][0] = cs[l % n].a;
+        in[l][1] = cs[l % n].b;
+        in[l][2] = cs[l % n].c;
+    }
+    uint64_t po, pi;
+    ck_assert_int_eq(emu_malloc(D.d, sizeof out, &po), EMU_OK);
+    ck_assert_int_eq(emu_malloc(D.d, sizeof in, &pi), EMU_OK);
+    ck_assert_int_eq(emu_write(D.d, pi, in, sizeof in), EMU_OK);
+    void *args[] = {&po, &pi};
+    emu_status_t st = emu_launch(D.d, emu_kernel_find(m, "t"), (emu_dim3_t){1, 1, 1}, (emu_dim3_t){32, 1, 1}, 0, args,
+                                 msg, sizeof msg);
+    ck_assert_msg(st == EMU_OK, "%s: %s", frag, msg);
+    ck_assert_int_eq(emu_read(D.d, out, po, sizeof out), EMU_OK);
+    for (unsigned l = 0; l < 32; l++)
+        ck_assert_msg(out[l] == cs[l % n].want, "%s lane %u: a=0x%" PRIx64 " b=0x%" PRIx64 " c=0x%" PRIx64
+                      ": got 0x%" PRIx64 " want 0x%" PRIx64, frag, l, cs[l % n].a, cs[l % n].b, cs[l % n].c, out[l],
+                      cs[l % n].want);
+    dev_close(&D);
+}
+
+/* %f1, %f2, %f3 from the low words of %rd5, %rd6, %rd7; %rd0 from %f4 (zero-extended). */
+#define F32_IN                                                                                                  \
+    "mov.b64 {%r1,%r2}, %rd5; mov.b32 %f1, %r1; mov.b64 {%r3,%r4}, %rd6; mov.b32 %f2, %r3;"                    \
+    "mov.b64 {%r5,%r6}, %rd7; mov.b32 %f3, %r5;"
+#define F32_OUT "mov.b32 %r7, %f4; cvt.u64.u32 %rd0, %r7;"
+
+enum {
+    QNAN_P = 0x7fc00001u, /* quiet NaN with a payload: x86 propagates it */
+    NQNAN = 0xffc00000u,  /* x86's default NaN */
+    SNAN_P = 0x7f812345u, /* signalling NaN: x86 quiets it to 0x7fc12345 */
+    CANON = 0x7fffffffu,  /* the H100's f32 NaN */
+    PINF = 0x7f800000u,
+    NINF = 0xff800000u,
+    ONE = 0x3f800000u,
+    TWO = 0x40000000u,
+    HALF = 0x3f000000u,
+    NZERO = 0x80000000u,
+};
+
+START_TEST(alu_f32_nan_and_sat)
+{
+    /* binary operations: NaN operand with payload, NaN from non-NaN operands, and a plain value that
+     * must stay untouched */
+    static const exact_t bin_add[] = {{QNAN_P, ONE, 0, CANON}, {ONE, SNAN_P, 0, CANON}, {PINF, NINF, 0, CANON},
+                                      {NQNAN, QNAN_P, 0, CANON}, {ONE, ONE, 0, TWO}};
+    exact_check(F32_IN "add.f32 %f4, %f1, %f2;" F32_OUT, bin_add, 5);    /* fast path (.rn, no modifiers) */
+    exact_check(F32_IN "add.rz.f32 %f4, %f1, %f2;" F32_OUT, bin_add, 5); /* general path */
+    exact_check(F32_IN "add.ftz.f32 %f4, %f1, %f2;" F32_OUT, bin_add, 5);
+    static const exact_t bin_sub[] = {{QNAN_P, ONE, 0, CANON}, {PINF, PINF, 0, CANON}, {TWO, ONE, 0, ONE}};
+    exact_check(F32_IN "sub.f32 %f4, %f1, %f2;" F32_OUT, bin_sub, 3);
+    static const exact_t bin_mul[] = {{QNAN_P, TWO, 0, CANON}, {0, PINF, 0, CANON}, {SNAN_P, NQNAN, 0, CANON},
+                                      {TWO, HALF, 0, ONE}};
+    exact_check(F32_IN "mul.f32 %f4, %f1, %f2;" F32_OUT, bin_mul, 4);
+    exact_check(F32_IN "mul.rp.f32 %f4, %f1, %f2;" F32_OUT, bin_mul, 4);
+    static const exact_t bin_div[] = {{QNAN_P, TWO, 0, CANON}, {0, 0, 0, CANON}, {PINF, NINF, 0, CANON},
+                                      {ONE, TWO, 0, HALF}};
+    exact_check(F32_IN "div.rn.f32 %f4, %f1, %f2;" F32_OUT, bin_div, 4);
+    /* fma: a NaN in any operand, and inf * 0 */
+    static const exact_t fma3[] = {{QNAN_P, ONE, ONE, CANON}, {ONE, ONE, QNAN_P, CANON}, {PINF, 0, ONE, CANON},
+                                   {PINF, ONE, NINF, CANON}, {HALF, TWO, 0, ONE}};
+    exact_check(F32_IN "fma.rn.f32 %f4, %f1, %f2, %f3;" F32_OUT, fma3, 5); /* fast path */
+    exact_check(F32_IN "fma.rm.f32 %f4, %f1, %f2, %f3;" F32_OUT, fma3, 5);
+    /* unary: rcp, sqrt of a negative, cvt.rni/rpi to f32, abs (a NaN's sign is not just cleared) */
+    static const exact_t un_rcp[] = {{QNAN_P, 0, 0, CANON}, {NQNAN, 0, 0, CANON}, {TWO, 0, 0, HALF}};
+    exact_check(F32_IN "rcp.rn.f32 %f4, %f1;" F32_OUT, un_rcp, 3);
+    static const exact_t un_sqrt[] = {{0xbf800000u, 0, 0, CANON}, {QNAN_P, 0, 0, CANON}, {0x40800000u, 0, 0, TWO}};
+    exact_check(F32_IN "sqrt.rn.f32 %f4, %f1;" F32_OUT, un_sqrt, 3);
+    static const exact_t un_cvt[] = {{QNAN_P, 0, 0, CANON}, {SNAN_P, 0, 0, CANON}, {0xffc00123u, 0, 0, CANON},
+                                     {0x3fc00000u, 0, 0, TWO}};
+    exact_check(F32_IN "cvt.rni.f32.f32 %f4, %f1;" F32_OUT, un_cvt, 4);
+    exact_check(F32_IN "cvt.rpi.f32.f32 %f4, %f1;" F32_OUT, un_cvt, 4);
+    static const exact_t un_abs[] = {{0xffc00123u, 0, 0, CANON}, {QNAN_P, 0, 0, CANON}, {NINF, 0, 0, PINF},
+                                     {0xbf800000u, 0, 0, ONE}};
+    exact_check(F32_IN "abs.f32 %f4, %f1;" F32_OUT, un_abs, 4);
+
+    /* .sat clamps to [+0, 1]: -0 and NaN give +0 (measured on an H100, docs/emulator.md §12) */
+    static const exact_t sat1[] = {{NZERO, 0, 0, 0}, {QNAN_P, 0, 0, 0}, {0xbf800000u, 0, 0, 0}, {TWO, 0, 0, ONE},
+                                   {HALF, 0, 0, HALF}, {0x00000001u, 0, 0, 0x00000001u}};
+    exact_check(F32_IN "cvt.sat.f32.f32 %f4, %f1;" F32_OUT, sat1, 6);
+    static const exact_t sat_add[] = {{NZERO, NZERO, 0, 0}, {QNAN_P, ONE, 0, 0}, {PINF, NINF, 0, 0},
+                                      {HALF, HALF, 0, ONE}, {0x3e800000u, 0x3e800000u, 0, HALF}};
+    exact_check(F32_IN "add.sat.f32 %f4, %f1, %f2;" F32_OUT, sat_add, 5);
+    static const exact_t sat_mul[] = {{NZERO, ONE, 0, 0}, {0, PINF, 0, 0}, {TWO, TWO, 0, ONE}};
+    exact_check(F32_IN "mul.sat.f32 %f4, %f1, %f2;" F32_OUT, sat_mul, 3);
+    static const exact_t sat_fma[] = {{NZERO, ONE, NZERO, 0}, {QNAN_P, ONE, ONE, 0}, {HALF, HALF, 0x3e800000u, HALF}};
+    exact_check(F32_IN "fma.rn.sat.f32 %f4, %f1, %f2, %f3;" F32_OUT, sat_fma, 3);
+
+    /* f64 keeps NaN payloads (PTX ISA: "NaN payloads are supported for double-precision instructions") */
+    static const exact_t f64_add[] = {{UINT64_C(0x7ff8000000000123), UINT64_C(0x3ff0000000000000), 0,
+                                       UINT64_C(0x7ff8000000000123)},
+                                      {UINT64_C(0x3ff0000000000000), UINT64_C(0x3ff0000000000000), 0,
+                                       UINT64_C(0x4000000000000000)}};
+    exact_check("mov.b64 %fd1, %rd5; mov.b64 %fd2, %rd6; add.rn.f64 %fd3, %fd1, %fd2; mov.b64 %rd0, %fd3;", f64_add, 2);
+}
+END_TEST
+
 /* ---------------------------------------------------------------------------------------------------
  * Whole kernels. */
 
@@ -885,6 +1001,7 @@ static Suite *suite(void)
     tcase_set_timeout(t, 120);
     tcase_add_test(t, alu_integer);
     tcase_add_test(t, alu_float);
+    tcase_add_test(t, alu_f32_nan_and_sat);
     tcase_add_test(t, simt_divergence);
     tcase_add_test(t, simt_calls);
     tcase_add_test(t, barriers_shared_atomics);
