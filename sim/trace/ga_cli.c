@@ -476,8 +476,10 @@ static void gasim_usage(FILE *f)
             "  --mlb-cycles C        cycles of the MLB lookup of a LOADMETA (default 1)\n"
             "  --rtl                 also run every MLU operation on the Verilated RTL, in lockstep (runs\n"
             "                        build/cosim/<cfg>/gasim-rtl, built by 'make gasim-rtl RTL_CFG=<cfg>')\n"
-            "  --wave FROM:TO        with --rtl: waveform of the records on trace lines FROM..TO\n"
-            "  --wave-file FILE      where --wave writes (default wave.fst)\n"
+            "  --wave FROM:TO        with --rtl: FST waveform of the records on trace lines FROM..TO (runs\n"
+            "                        build/cosim/<cfg>-fst/gasim-rtl, built by 'make gasim-rtl-wave RTL_CFG=<cfg>')\n"
+            "  --wave-file FILE      where --wave writes SM 0 (default wave.fst; SM s: FILE with .sm<s> before\n"
+            "                        its extension)\n"
             "report\n"
             "  --json FILE           the report as JSON ('-': stdout, replaces the text report)\n"
             "  --csv FILE            the summary as one CSV row with a header ('-': stdout)\n"
@@ -1153,13 +1155,14 @@ static unsigned peek_tag_bits(const gasim_opts_t *o)
 }
 
 /* --rtl in a program without the RTL backend (plain gasim): start the gasim-rtl of the configuration
- * the run needs when it has been built (build/cosim/<cfg>/gasim-rtl beside this build/rel/sim/gasim),
- * else say exactly which target builds it. Returns an exit status (execv does not return on success). */
+ * the run needs when it has been built (build/cosim/<cfg>/gasim-rtl beside this build/rel/sim/gasim;
+ * with --wave the FST-traced one, build/cosim/<cfg>-fst/gasim-rtl), else say exactly which target
+ * builds it. Returns an exit status (execv does not return on success). */
 static int rtl_elsewhere(const gasim_opts_t *o, char **argv, FILE *out, FILE *errf)
 {
     unsigned tb = peek_tag_bits(o), mlb = o->cfg.mlb_entries;
     char cfgname[32], self[PATH_MAX], cand[PATH_MAX + 64];
-    snprintf(cfgname, sizeof cfgname, "t%u_m%u_l32", tb, mlb);
+    snprintf(cfgname, sizeof cfgname, "t%u_m%u_l32%s", tb, mlb, o->wave ? "-fst" : "");
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1u);
     const char *base = NULL;
     if (n > 0) {
@@ -1182,10 +1185,43 @@ static int rtl_elsewhere(const gasim_opts_t *o, char **argv, FILE *out, FILE *er
             return GA_EXIT_ERROR;
         }
     }
-    fprintf(errf, "gasim: --rtl: the RTL replay of this run (TagBits %u, %u-entry MLB) is the program "
-            "build/cosim/%s/gasim-rtl, which is not built: run 'make gasim-rtl RTL_CFG=%s' (one Verilator build, "
-            "about 1.5 min cold), then this command again\n", tb, mlb, cfgname, cfgname);
+    if (o->wave)
+        fprintf(errf, "gasim: --rtl --wave: the traced RTL replay of this run (TagBits %u, %u-entry MLB) is the "
+                "program build/cosim/%s/gasim-rtl, which is not built: run 'make gasim-rtl-wave RTL_CFG=t%u_m%u_l32' "
+                "(one Verilator build with FST tracing), then this command again\n", tb, mlb, cfgname, tb, mlb);
+    else
+        fprintf(errf, "gasim: --rtl: the RTL replay of this run (TagBits %u, %u-entry MLB) is the program "
+                "build/cosim/%s/gasim-rtl, which is not built: run 'make gasim-rtl RTL_CFG=%s' (one Verilator build, "
+                "about 1.5 min cold), then this command again\n", tb, mlb, cfgname, cfgname);
     return GA_EXIT_ERROR;
+}
+
+/* --wave's file: 0 when it can be written (its directory exists and is writable, and the file, if it
+ * exists, is writable), else -1 after a one-line message. Checked before the replay, so that a
+ * long replay does not fail only when it reaches the window; the file itself is created then. */
+static int wave_writable(const char *path, FILE *errf, const char *prog)
+{
+    size_t n = strlen(path);
+    char *dir = malloc(n + 2u);
+    if (dir == NULL) {
+        fprintf(errf, "%s: out of memory\n", prog);
+        return -1;
+    }
+    memcpy(dir, path, n + 1u);
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL) strcpy(dir, ".");
+    else if (slash == dir) dir[1] = '\0'; /* a file in / */
+    else *slash = '\0';
+    int rc = 0;
+    if (access(dir, W_OK | X_OK) != 0) {
+        fprintf(errf, "%s: --wave-file %s: cannot write in the directory %s: %s\n", prog, path, dir, strerror(errno));
+        rc = -1;
+    } else if (access(path, F_OK) == 0 && access(path, W_OK) != 0) {
+        fprintf(errf, "%s: --wave-file %s: cannot overwrite it: %s\n", prog, path, strerror(errno));
+        rc = -1;
+    }
+    free(dir);
+    return rc;
 }
 
 /* See ga_cli.h and docs/traces.md §10. */
@@ -1249,6 +1285,10 @@ int ga_gasim_main(int argc, char **argv, FILE *out, FILE *errf)
     o.cfg.suppressions = o.supp;
     o.cfg.nsuppressions = o.nsupp;
     o.cfg.wave_path = wave;
+    if (wave && wave_writable(wave, errf, prog) != 0) {
+        status = GA_EXIT_ERROR;
+        goto done;
+    }
     if (o.cfg.rtl && !ga_layout_in_rtl(o.cfg.layout)) {
         char rl[64];
         (void)ga_layout_list(rl, sizeof rl, ", ", " or ", true);
@@ -1315,7 +1355,8 @@ int ga_gasim_main(int argc, char **argv, FILE *out, FILE *errf)
         status = cfg_bad ? GA_EXIT_USAGE : GA_EXIT_ERROR;
     } else if (ga_replay_finish(rp, &err) != 0) {
         fprintf(errf, "%s: %s\n", prog, err.msg);
-        status = o.cfg.rtl ? GA_EXIT_MISMATCH : GA_EXIT_ERROR;
+        /* a waveform that could not be written or a window with no record is not an RTL mismatch */
+        status = o.cfg.rtl && strncmp(err.msg, "--wave", 6) != 0 ? GA_EXIT_MISMATCH : GA_EXIT_ERROR;
     }
     if (status != 0) {
         ga_replay_destroy(rp);

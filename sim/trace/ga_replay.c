@@ -72,6 +72,8 @@ struct ga_replay {
     uint32_t cur_kernel;
     bool in_kernel;
     bool wave_on;        /* the backend is writing a waveform (cfg.wave_path) */
+    bool wave_seen;      /* a record of the window has arrived */
+    uint64_t line_first, line_last; /* lines of the first and last record (for a window that missed) */
     ga_detection_t *det;
     size_t ndet, capdet;
     ga_replay_stats_t st;
@@ -332,8 +334,15 @@ int ga_replay_create(ga_replay_t **out, const ga_replay_cfg_t *cfg, const ga_tra
     }
     rp->be_ok = true;
     if (cfg->wave_path && rp->be.wave == NULL) {
-        eprintf(err, "--wave: the %s backend cannot write waveforms (only an RTL backend with a wave hook can: "
-                "docs/traces.md §10)", rp->be.name ? rp->be.name : "replay");
+        if (rp->be.name && strcmp(rp->be.name, "rtl") == 0) /* gasim-rtl on a model built without tracing */
+            eprintf(err, "--wave: this program's Verilated model is built without waveform tracing: the traced "
+                    "replay is build/cosim/t%u_m%u_l32-fst/gasim-rtl, which 'make gasim-rtl-wave RTL_CFG=t%u_m%u_l32' "
+                    "builds (plain gasim --rtl --wave starts it by itself once built; docs/traces.md §10)",
+                    rp->sys.cfg.rt.tag_bits, rp->sys.cfg.mlb_entries, rp->sys.cfg.rt.tag_bits,
+                    rp->sys.cfg.mlb_entries);
+        else
+            eprintf(err, "--wave: the %s backend cannot write waveforms (only an RTL backend with a wave hook can: "
+                    "docs/traces.md §10)", rp->be.name ? rp->be.name : "replay");
         ga_replay_destroy(rp);
         return -1;
     }
@@ -1003,6 +1012,9 @@ static int do_shared(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t
 static int wave_window(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, ga_trace_err_t *err)
 {
     bool in = ev->line >= rp->cfg.wave_from && ev->line <= rp->cfg.wave_to;
+    if (rp->line_first == 0u) rp->line_first = ev->line;
+    rp->line_last = ev->line;
+    if (in) rp->wave_seen = true;
     if (in == rp->wave_on) return 0;
     ga_trace_err_t e;
     if (rp->be.wave(rp->be.ctx, in ? rp->cfg.wave_path : NULL, &e) != 0)
@@ -1050,6 +1062,16 @@ int ga_replay_finish(ga_replay_t *rp, ga_trace_err_t *err)
         }
     }
     if (rp->be.check && rp->be.check(rp->be.ctx, err) != 0) return -1;
+    if (rp->cfg.wave_path && !rp->wave_seen) { /* nothing was dumped: say so rather than leave no file silently */
+        if (rp->line_first == 0u)
+            eprintf(err, "--wave %" PRIu64 ":%" PRIu64 ": the trace has no records, so no waveform was written",
+                    rp->cfg.wave_from, rp->cfg.wave_to);
+        else
+            eprintf(err, "--wave %" PRIu64 ":%" PRIu64 ": no record of the trace is on those lines (its records are "
+                    "on lines %" PRIu64 "..%" PRIu64 "), so no waveform was written", rp->cfg.wave_from,
+                    rp->cfg.wave_to, rp->line_first, rp->line_last);
+        return -1;
+    }
     rp->st.mlu = ga_system_stats(&rp->sys);
     ga_rt_stats_t rs = ga_rt_stats(rp->sys.rt);
     rp->st.md_bytes_end = rs.metadata_bytes;

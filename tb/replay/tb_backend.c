@@ -19,7 +19,18 @@
  * One Verilated configuration is linked into a program (the shim's symbols are per configuration:
  * mk/tb.mk builds build/cosim/<cfg>/gasim-rtl and gaeval-rtl); a system whose tag bits or MLB size
  * differ from it is refused with the name of the configuration to build.
+ *
+ * Waveforms (gasim --rtl --wave FROM:TO, docs/traces.md §10): compiled with TB_TRACE and linked with
+ * an FST-traced model (build/cosim/<cfg>-fst/gasim-rtl, make gasim-rtl-wave), the replay backend has
+ * a wave hook; otherwise that hook is NULL and the replay refuses --wave with the target to build.
+ * The replay turns the hook on at the window's first record and off after its last; while it is on,
+ * every clock of every Verilated instance is dumped, one FST file per model SM that has an instance
+ * (SM 0: the file given; SM s > 0: the same name with ".sm<s>" before its extension), because each
+ * instance is its own Verilated context with its own time. An instance created inside the window is
+ * dumped from its reset on. Requests run to completion one at a time, so a window always opens and
+ * closes between two requests, with every instance idle.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,12 +44,23 @@
 
 #define RB_TIMEOUT 1000000u /* cycles one request may take before the backend gives up */
 
+/* What one instance's waveform holds so far (TB_TRACE builds), for the line printed when it closes. */
+typedef struct {
+    bool open;
+    char *path;
+    uint64_t tick0;          /* the instance's clock count when the file was opened */
+    uint64_t reqs;           /* requests issued while it was open */
+    uint64_t op_first, op_last; /* their request numbers (the "op N" of mismatch reports) */
+} rb_wave_t;
+
 typedef struct {
     tb_dut_t *dut;
     tb_chk_t *chk;
     tb_memsys_t ms;
     uint64_t cycle;
+    uint64_t ticks;          /* every clock of the instance, reset included: its waveform time is 2 x ticks */
     unsigned next_id;
+    rb_wave_t wave;
 } rb_unit_t;
 
 typedef struct {
@@ -48,6 +70,8 @@ typedef struct {
     rb_unit_t *u[GA_SYSTEM_MAX_SMS];
     uint64_t ops, disagree, fatal;
     char first[512]; /* the first problem, for check() */
+    char *wave_path; /* the window's file while the wave hook is on, else NULL */
+    char wave_err[512]; /* the first waveform problem of the window, returned when it closes */
 } rb_t;
 
 /* Remember the first problem (printed too). */
@@ -92,6 +116,10 @@ static int rb_issue(rb_t *b, rb_unit_t *u, tb_req_t *q, tb_rsp_t *x)
     memset(&in, 0, sizeof in);
     q->id = (uint16_t)(u->next_id++ % b->nids);
     q->opidx = b->ops++;
+    if (u->wave.open) {
+        if (u->wave.reqs++ == 0u) u->wave.op_first = q->opidx;
+        u->wave.op_last = q->opidx;
+    }
     bool accepted = false, got = false;
     for (uint64_t n = 0; n < RB_TIMEOUT; n++) {
         in.req_valid = accepted ? 0u : 1u;
@@ -139,6 +167,7 @@ static int rb_issue(rb_t *b, rb_unit_t *u, tb_req_t *q, tb_rsp_t *x)
         }
         tb_dut_tick(u->dut);
         u->cycle++;
+        u->ticks++;
         if (tb_dut_failed(u->dut))
             tb_chk_fail(u->chk, q->opidx, "the RTL executed a failing assertion / $error / $stop at cycle %" PRIu64
                         " (its message is on stderr)", u->cycle);
@@ -167,9 +196,136 @@ static void rb_simple(rb_t *b, rb_unit_t *u, unsigned op, uint64_t md, unsigned 
     (void)rb_issue(b, u, &q, &x);
 }
 
-static void rb_unit_free(rb_unit_t *u)
+/* ------------------------------------------------------------------------------------------------ */
+/* Waveforms (TB_TRACE builds only: the FST-traced model has the shim's trace functions working).    */
+
+#ifdef TB_TRACE
+/* The file of SM sm's waveform: path for SM 0; else path with ".sm<sm>" inserted before the extension
+ * of its last component (wave.fst -> wave.sm1.fst), or appended when that component has none (a
+ * leading dot, as in ".fst", is not an extension). NULL when out of memory. */
+static char *rb_wave_name(const char *path, unsigned sm)
+{
+    size_t n = strlen(path), cap = n + 16u; /* ".sm" + up to 10 digits + NUL */
+    char *out = malloc(cap);
+    if (out == NULL) return NULL;
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    size_t cut = sm == 0u ? n : (dot != NULL && dot != base) ? (size_t)(dot - path) : n;
+    memcpy(out, path, cut);
+    if (sm == 0u) out[cut] = '\0';
+    else snprintf(out + cut, cap - cut, ".sm%u%s", sm, path + cut);
+    return out;
+}
+
+/* Remember the first waveform problem of the window (returned by the hook when the window closes). */
+static void rb_wave_fail(rb_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void rb_wave_fail(rb_t *b, const char *fmt, ...)
+{
+    if (b->wave_err[0] != '\0') return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->wave_err, sizeof b->wave_err, fmt, ap);
+    va_end(ap);
+}
+
+/* Start dumping unit u (model SM sm) to its file of the window b->wave_path, and write the file's
+ * "<file>.cfg" beside it as ga_cosim does (cfg, lanes, mlb, tag, idw: what tb/scripts/wave.sh needs
+ * to fit the saved GTKWave view), plus sm. Returns 0, or -1 with b->wave_err set and no file left;
+ * a .cfg that cannot be written sets b->wave_err but returns 0 (the window fails when it closes). */
+static int rb_wave_open(rb_t *b, rb_unit_t *u, unsigned sm)
+{
+    char *name = rb_wave_name(b->wave_path, sm);
+    if (name == NULL) {
+        rb_wave_fail(b, "out of memory");
+        return -1;
+    }
+    /* fopen first: the FST writer reports no cause, and this names one (no directory, no permission) */
+    FILE *f = fopen(name, "wb");
+    if (f == NULL) {
+        rb_wave_fail(b, "cannot write the waveform %s: %s", name, strerror(errno));
+        free(name);
+        return -1;
+    }
+    fclose(f);
+    if (tb_dut_trace_open(u->dut, name) != 0) {
+        rb_wave_fail(b, "cannot open the FST waveform %s", name);
+        (void)remove(name);
+        free(name);
+        return -1;
+    }
+    size_t sn = strlen(name) + 5u;
+    char *side = malloc(sn);
+    FILE *sf = NULL;
+    if (side != NULL) {
+        snprintf(side, sn, "%s.cfg", name);
+        sf = fopen(side, "w");
+    }
+    if (sf == NULL || fprintf(sf, "cfg=%s lanes=%u mlb=%u tag=%u idw=%u sm=%u\n", b->info.name, b->info.lanes,
+                              b->info.mlb_entries, b->info.tag_bits, b->info.id_bits, sm) < 0 || fclose(sf) != 0) {
+        rb_wave_fail(b, "cannot write %s: %s", side ? side : "the waveform's .cfg file",
+                     side ? strerror(errno) : "out of memory");
+    }
+    free(side);
+    memset(&u->wave, 0, sizeof u->wave);
+    u->wave.open = true;
+    u->wave.path = name;
+    u->wave.tick0 = u->ticks;
+    return 0;
+}
+#endif
+
+/* Stop dumping unit u, if it is, and remove its file and .cfg (a window that could not be opened,
+ * and an instance idle throughout the window, leave no file behind). */
+static void rb_wave_discard(rb_unit_t *u)
+{
+    if (!u->wave.open) return;
+    tb_dut_trace_close(u->dut);
+    (void)remove(u->wave.path);
+    size_t sn = strlen(u->wave.path) + 5u;
+    char *side = malloc(sn);
+    if (side != NULL) {
+        snprintf(side, sn, "%s.cfg", u->wave.path);
+        (void)remove(side);
+        free(side);
+    }
+    free(u->wave.path);
+    memset(&u->wave, 0, sizeof u->wave);
+}
+
+/* Stop dumping unit u (model SM sm), if it is, and say on stderr what its file holds: the waveform's
+ * time range (2 time units per clock, counted from the instance's creation), cycles, and the numbers
+ * of the requests it shows. An instance that had no clock in the window gets no file (it would show
+ * only unknown values at one instant): its file is removed, and the line says so. */
+static void rb_wave_close(rb_unit_t *u, unsigned sm)
+{
+    if (!u->wave.open) return;
+    uint64_t n = u->ticks - u->wave.tick0;
+    if (n == 0u) {
+        fprintf(stderr, "rtl: SM %u was idle in the window (no clock): no waveform written for it (%s)\n", sm,
+                u->wave.path);
+        rb_wave_discard(u);
+        return;
+    }
+    tb_dut_trace_close(u->dut);
+    if (u->wave.reqs == 0u)
+        fprintf(stderr, "rtl: waveform of SM %u: %s, times %" PRIu64 "..%" PRIu64 " (%" PRIu64 " cycles of reset)\n",
+                sm, u->wave.path, 2u * u->wave.tick0, 2u * u->ticks - 1u, n);
+    else if (u->wave.reqs == 1u)
+        fprintf(stderr, "rtl: waveform of SM %u: %s, times %" PRIu64 "..%" PRIu64 " (%" PRIu64 " cycles, 1 request, "
+                "op %" PRIu64 ")\n", sm, u->wave.path, 2u * u->wave.tick0, 2u * u->ticks - 1u, n, u->wave.op_first);
+    else
+        fprintf(stderr, "rtl: waveform of SM %u: %s, times %" PRIu64 "..%" PRIu64 " (%" PRIu64 " cycles, %" PRIu64
+                " requests, op %" PRIu64 "..%" PRIu64 ")\n", sm, u->wave.path, 2u * u->wave.tick0,
+                2u * u->ticks - 1u, n, u->wave.reqs, u->wave.op_first, u->wave.op_last);
+    free(u->wave.path);
+    memset(&u->wave, 0, sizeof u->wave);
+}
+
+static void rb_unit_free(rb_unit_t *u, unsigned sm)
 {
     if (u == NULL) return;
+    rb_wave_close(u, sm);
     tb_chk_destroy(u->chk);
     tb_dut_destroy(u->dut);
     free(u);
@@ -196,13 +352,17 @@ static rb_unit_t *rb_unit_new(rb_t *b, unsigned sm, tb_dut_t *dut)
     cc.max_print = 20;
     u->chk = tb_chk_create(&cc);
     if (u->chk == NULL) {
-        rb_unit_free(u);
+        rb_unit_free(u, sm);
         return NULL;
     }
     tb_chk_set_world(u->chk, b->sys->mem, b->sys->rt, b->sys->cfg.rt.md_capacity);
     tb_mem_knobs_t k;
     memset(&k, 0, sizeof k); /* no latency, stalls, errors or lies */
     tb_memsys_init(&u->ms, &k, b->sys->mem, b->sys->rt, sm);
+#ifdef TB_TRACE
+    /* created inside the window: dump it from its reset on (a failure is returned when the window closes) */
+    if (b->wave_path != NULL) (void)rb_wave_open(b, u, sm);
+#endif
     tb_dut_in_t in;
     memset(&in, 0, sizeof in);
     tb_dut_set_reset(u->dut, false);
@@ -210,6 +370,7 @@ static rb_unit_t *rb_unit_new(rb_t *b, unsigned sm, tb_dut_t *dut)
         tb_dut_set_inputs(u->dut, &in);
         tb_dut_eval(u->dut);
         tb_dut_tick(u->dut);
+        u->ticks++;
     }
     tb_dut_set_reset(u->dut, true);
     const ga_mlu_cfg_t *r = &b->sys->sm[sm].cfg;
@@ -397,7 +558,8 @@ static void rb_destroy(void *ctx)
 {
     rb_t *b = ctx;
     if (b == NULL) return;
-    for (unsigned s = 0; s < GA_SYSTEM_MAX_SMS; s++) rb_unit_free(b->u[s]);
+    for (unsigned s = 0; s < GA_SYSTEM_MAX_SMS; s++) rb_unit_free(b->u[s], s);
+    free(b->wave_path);
     free(b);
 }
 
@@ -442,6 +604,47 @@ static rb_t *rb_open(ga_system_t *sys, char *msg, size_t cap)
 
 static int rb_trace_check(void *ctx, ga_trace_err_t *err) { return rb_check_msg(ctx, err->msg, sizeof err->msg); }
 
+#ifdef TB_TRACE
+/* The replay's wave hook (ga_replay.h): with a path, open one FST file per instance that exists now
+ * (instances created later open theirs at creation); with NULL, close them all. Returns 0, or -1
+ * with err set: at opening when a file cannot be written, at closing when the file of an instance
+ * created inside the window could not be; either way every file of the window is removed again. */
+static int rb_wave(void *ctx, const char *path, ga_trace_err_t *err)
+{
+    rb_t *b = ctx;
+    for (unsigned s = 0; s < GA_SYSTEM_MAX_SMS; s++) {
+        if (b->u[s] == NULL) continue;
+        if (b->wave_err[0] != '\0') rb_wave_discard(b->u[s]);
+        else rb_wave_close(b->u[s], s);
+    }
+    free(b->wave_path);
+    b->wave_path = NULL;
+    if (path == NULL) {
+        if (b->wave_err[0] == '\0') return 0;
+        snprintf(err->msg, sizeof err->msg, "%s", b->wave_err);
+        b->wave_err[0] = '\0';
+        return -1;
+    }
+    b->wave_err[0] = '\0';
+    b->wave_path = strdup(path);
+    if (b->wave_path == NULL) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return -1;
+    }
+    for (unsigned s = 0; s < GA_SYSTEM_MAX_SMS; s++) {
+        if (b->u[s] == NULL || rb_wave_open(b, b->u[s], s) == 0) continue;
+        snprintf(err->msg, sizeof err->msg, "%s", b->wave_err);
+        b->wave_err[0] = '\0';
+        for (unsigned t = 0; t < s; t++)
+            if (b->u[t] != NULL) rb_wave_discard(b->u[t]);
+        free(b->wave_path);
+        b->wave_path = NULL;
+        return -1;
+    }
+    return 0;
+}
+#endif
+
 int ga_backend_rtl(ga_backend_t *be, ga_system_t *sys, ga_trace_err_t *err)
 {
     memset(be, 0, sizeof *be);
@@ -456,6 +659,9 @@ int ga_backend_rtl(ga_backend_t *be, ga_system_t *sys, ga_trace_err_t *err)
     be->runtime_changed = rb_runtime_changed;
     be->check = rb_trace_check;
     be->destroy = rb_destroy;
+#ifdef TB_TRACE
+    if (b->info.can_trace) be->wave = rb_wave;
+#endif
     return 0;
 }
 
