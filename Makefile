@@ -68,11 +68,11 @@ run: deps model $(BUILD)/rel/sim/garun ## Replay the default workload (report), 
 
 # What `make test` (and so CI) runs, in order: the model's unit tests plain and sanitized, the default
 # workload, the commands shown in the docs (mk/docs.mk), a short fuzz of the trace parser, the
-# evaluation at smoke scale, every RTL flow (Verilator lint, Yosys read + synth, Icarus compile +
-# smoke), the trace replays on every configuration, the default workload and a trace replayed through
-# the RTL lockstep backend, and >= 10 M random requests in lockstep between the RTL and the model
+# evaluation at smoke scale, the shared encodings against their copies (mk/isa.mk), every RTL flow
+# (Verilator lint, Yosys read + synth, Icarus compile + smoke), the trace replays on every
+# configuration, the default workload and a trace replayed through the RTL lockstep backend, and >= 10 M random requests in lockstep between the RTL and the model
 # (mk/tb.mk), then the software half of test-sw and the hardware flows of test-hw.
-TEST_STEPS := test-model test-san test-run test-docs fuzz-smoke fuzz-ptx-smoke fuzz-emu-smoke eval-smoke rtl-check \
+TEST_STEPS := test-model test-san test-run test-docs fuzz-smoke fuzz-ptx-smoke fuzz-emu-smoke eval-smoke isa-check rtl-check \
               cosim-traces test-rtl-replay cosim test-sw test-hw
 
 # test-sw: the compiler pass and the CUDA-on-CPU half (docs/compiler.md, docs/emulator.md): the corpus
@@ -80,12 +80,13 @@ TEST_STEPS := test-model test-san test-run test-docs fuzz-smoke fuzz-ptx-smoke f
 # acceptance and strip equivalence (mk/ptx.mk), the runtime's unit and integration tests
 # (mk/cudart.mk), the corpus under gpuarmor-run in both modes x 3 layouts, six programs captured,
 # replayed by gasim and through the RTL and run live with --rtl, and the corpus against the runtime
-# built with ASan + UBSan (mk/emu.mk). The builds run two at a time first, then the checks. Without
+# built with ASan + UBSan (mk/emu.mk), and the corpus against the H100's recorded run (apps/native/h100.tsv,
+# mk/native.mk). The builds run two at a time first, then the checks. Without
 # nvcc the corpus steps say so and skip. (The Check tests of ptx/, emu/ and cudart/ run in test-model
 # and test-san with every other tests/test_*.c.)
 TEST_SW_BUILD = apps cudart cudart-rtl gaptx $(BUILD)/san/ptx/gaptx $(BUILD)/cosim/$(EMU_RTL_CFG)/gasim-rtl \
                  $(BUILD)/rel/sim/gasim $(CUDART_DIR)/san/real/libcudart.so.13
-TEST_SW := test-gaptx test-ptx-corpus test-cudart test-corpus corpus-san
+TEST_SW := test-gaptx test-ptx-corpus test-cudart test-corpus corpus-san corpus-native-check
 
 # test-hw: the formal proofs (mk/formal.mk), the lockstep runs of ga_mlu's FPGA options (RegLookup,
 # EndForm; mk/tb.mk), the FPGA RTL's lint, the gate-level co-simulation (mk/synth.mk), the board core
@@ -103,7 +104,7 @@ test: deps ## Every test suite (see TEST_STEPS); about 30 minutes on 2 cores
 	done
 	@echo "make test: all suites passed"
 
-test-sw: ## The software half of make test, two at a time: test-gaptx test-ptx-corpus test-cudart test-corpus corpus-san
+test-sw: ## The software half of make test, two at a time: test-gaptx test-ptx-corpus test-cudart test-corpus corpus-san corpus-native-check
 	@$(MAKE) --no-print-directory -j2 $(TEST_SW_BUILD)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target $(TEST_SW)
 
@@ -132,8 +133,9 @@ test-san: $(TESTS_SAN) ## The same tests under AddressSanitizer + UndefinedBehav
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  bash scripts/run_tests.sh $(TESTS_SAN)
 
-# RTL and co-simulation targets live in their own files (mk/rtl.mk, mk/tb.mk).
--include $(sort $(wildcard mk/*.mk))
+# RTL and co-simulation targets live in their own files (mk/rtl.mk, mk/tb.mk). mk/rtl.mk comes first:
+# it reads the RTL file lists (rtl/*.f) into the variables the others use.
+-include mk/rtl.mk $(filter-out mk/rtl.mk,$(sort $(wildcard mk/*.mk)))
 
 test-run: $(BUILD)/rel/sim/garun $(BUILD)/san/sim/garun ## The default workload must finish clean (plain and sanitized)
 	@for g in $^; do \

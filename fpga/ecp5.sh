@@ -22,8 +22,8 @@ done
 dir="$out/$name"
 rm -rf "$dir"
 mkdir -p "$dir"
-srcs="$root/rtl/ga_pkg.sv $root/rtl/ga_mlb.sv $root/rtl/ga_check.sv $root/rtl/ga_walker.sv $root/rtl/ga_mlu.sv
-      $root/rtl/ga_arb.sv $root/rtl/ga_system.sv $root/fpga/ecp5/ga_ecp5_probe.sv
+# rtl/ga_mlu.f and rtl/ga_system.f (ga_pkg.sv includes ga_isa.svh, found next to it), then the boards'
+srcs="$(sed "s#^#$root/#" "$root/rtl/ga_mlu.f" "$root/rtl/ga_system.f") $root/fpga/ecp5/ga_ecp5_probe.sv
       $root/fpga/rtl/ga_uart_rx.sv $root/fpga/rtl/ga_uart_tx.sv $root/fpga/rtl/ga_board_mem.sv
       $root/fpga/rtl/ga_board_core.sv $root/fpga/ecp5/ga_board_ulx3s.sv $root/fpga/ecp5/ga_board_orangecrab.sv"
 t0=$(date +%s)

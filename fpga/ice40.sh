@@ -28,7 +28,8 @@ case "$board" in
     *) echo "ice40.sh: unknown board $board" >&2; exit 2 ;;
 esac
 rtl=""
-for f in rtl/ga_pkg.sv rtl/ga_mlb.sv rtl/ga_check.sv rtl/ga_walker.sv rtl/ga_mlu.sv fpga/rtl/ga_uart_rx.sv \
+# rtl/ga_mlu.f (ga_pkg.sv includes ga_isa.svh, which Yosys finds next to it), then the board's files
+for f in $(cat "$root/rtl/ga_mlu.f") fpga/rtl/ga_uart_rx.sv \
          fpga/rtl/ga_uart_tx.sv fpga/rtl/ga_board_mem.sv fpga/rtl/ga_board_core.sv fpga/rtl/ga_board_$board.sv; do
     rtl="$rtl $root/$f"
 done

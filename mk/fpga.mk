@@ -8,8 +8,8 @@
 
 VERILATOR     ?= verilator
 YOSYS         ?= yosys
-FPGA_RTL      := rtl/ga_pkg.sv rtl/ga_mlb.sv rtl/ga_check.sv rtl/ga_walker.sv \
-                 rtl/ga_mlu.sv fpga/rtl/ga_uart_rx.sv fpga/rtl/ga_uart_tx.sv fpga/rtl/ga_board_mem.sv \
+# rtl/ga_mlu.f (read by mk/rtl.mk), then the board's own files
+FPGA_RTL      := $(RTL_SRC) fpga/rtl/ga_uart_rx.sv fpga/rtl/ga_uart_tx.sv fpga/rtl/ga_board_mem.sv \
                  fpga/rtl/ga_board_core.sv
 GAPROBE_SRC   := fpga/host/gaprobe.c fpga/host/gab_proto.c fpga/host/gab_link.c fpga/host/gab_mirror.c \
                  fpga/host/gab_sess.c fpga/host/gab_selftest.c fpga/host/gab_replay.c
@@ -42,14 +42,14 @@ fsim_w = $(word $(2),$(fsim_par_$(1)))
 FSIM_DIR := $(BUILD)/fpga-sim
 
 define fsim_model
-$(FSIM_DIR)/$(1)/gab_bench: $(FPGA_RTL) fpga/sim/gab_bench.cpp mk/fpga.mk
+$(FSIM_DIR)/$(1)/gab_bench: $(FPGA_RTL) $(RTL_DEPS) fpga/sim/gab_bench.cpp mk/fpga.mk
 	@mkdir -p $(FSIM_DIR)/$(1)
 	@$(VERILATOR) --cc --exe --build -Wall -Wno-fatal --assert -O3 -j 2 --top-module ga_board_core \
 	  --prefix Vgab_$(1) -GTagBits=$(call fsim_w,$(1),1) -GMlbEntries=$(call fsim_w,$(1),2) \
 	  -GLanes=$(call fsim_w,$(1),3) -GClksPerBit=$(call fsim_w,$(1),4) -GVaKeep=$(call fsim_w,$(1),5) \
 	  -GMdKeep=$(call fsim_w,$(1),6) -GCntW=$(call fsim_w,$(1),7) -GHwOnlyMode=$(call fsim_w,$(1),8) -CFLAGS '-O2 -DGAB_VTOP=Vgab_$(1) -DGAB_VTOP_H=\"Vgab_$(1).h\" -DGAB_CPB=$(call fsim_w,$(1),4)' \
 	  -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache -Mdir $(abspath $(FSIM_DIR)/$(1)/obj) -o $(abspath $$@) \
-	  $(abspath rtl/verilator_waiver.vlt) $(abspath $(FPGA_RTL)) $(abspath fpga/sim/gab_bench.cpp) \
+	  $(RTL_INC) $(abspath rtl/verilator_waiver.vlt) $(abspath $(FPGA_RTL)) $(abspath fpga/sim/gab_bench.cpp) \
 	  > $(FSIM_DIR)/$(1)/build.log 2>&1 || { tail -30 $(FSIM_DIR)/$(1)/build.log; exit 1; }
 	@! grep -n '%Warning\|%Error' $(FSIM_DIR)/$(1)/build.log
 endef
@@ -107,7 +107,7 @@ fpga_board_hx8k_m16_full := hx8k
 fpga_mhz_hx8k_m16_full   := 30
 fpga_par_hx8k_m16_full   := -set TagBits 7 -set MlbEntries 16 -set MdKeep 32 -set HwOnlyMode 0
 
-FPGA_DEPS := $(FPGA_RTL) fpga/rtl/ga_board_hx8k.sv fpga/rtl/ga_board_icebreaker.sv fpga/ice40.sh \
+FPGA_DEPS := $(FPGA_RTL) $(RTL_DEPS) fpga/rtl/ga_board_hx8k.sv fpga/rtl/ga_board_icebreaker.sv fpga/ice40.sh \
              constraints/hx8k_breakout.pcf constraints/icebreaker.pcf
 
 $(FPGA_DIR)/%/result.txt: $(FPGA_DEPS)
@@ -124,7 +124,7 @@ probe_top_mlb8_full   := ga_tim_mlb
 probe_par_mlb8_full   := -set TagBits 7 -set Entries 8
 probe_top_check1_full := ga_tim_check
 probe_par_check1_full := -set TagBits 7 -set Lanes 1
-$(FPGA_DIR)/probe/%/result.txt: rtl/ga_pkg.sv rtl/ga_mlb.sv rtl/ga_check.sv fpga/timing/ga_tim_mlb.sv fpga/timing/ga_tim_check.sv fpga/timing/probe.sh
+$(FPGA_DIR)/probe/%/result.txt: $(RTL_SRC) $(RTL_DEPS) fpga/timing/ga_tim_mlb.sv fpga/timing/ga_tim_check.sv fpga/timing/probe.sh
 	@mkdir -p $(FPGA_DIR)/probe
 	@bash fpga/timing/probe.sh $* $(probe_top_$*) "$(probe_par_$*)" $(FPGA_DIR)/probe
 
@@ -164,9 +164,9 @@ fpga-lint: ## Verilator -Wall lint of fpga/rtl and fpga/timing at several parame
 	  top=$${c%%:*}; pars=$${c#*:}; gs=""; \
 	  for p in $${pars//,/ }; do gs="$$gs -G$$p"; done; \
 	  echo "lint   $$top $$pars"; \
-	  $(VERILATOR) --lint-only -Wall -Wno-DECLFILENAME --top-module $$top $$gs rtl/verilator_waiver.vlt \
+	  $(VERILATOR) --lint-only -Wall -Wno-DECLFILENAME --top-module $$top $$gs $(RTL_INC) rtl/verilator_waiver.vlt \
 	    $(FPGA_RTL) fpga/rtl/ga_board_hx8k.sv fpga/rtl/ga_board_icebreaker.sv fpga/sim/ga_pll_stub.sv \
-	    fpga/timing/ga_tim_mlb.sv fpga/timing/ga_tim_check.sv rtl/ga_arb.sv rtl/ga_system.sv \
+	    fpga/timing/ga_tim_mlb.sv fpga/timing/ga_tim_check.sv $(filter-out $(RTL_SRC),$(RTL_SYS_SRC)) \
 	    fpga/ecp5/ga_board_ulx3s.sv fpga/ecp5/ga_board_orangecrab.sv fpga/ecp5/ga_ecp5_probe.sv \
 	    fpga/ecp5/ga_ecp5_pll_stub.sv; \
 	done
@@ -209,7 +209,7 @@ ecp5_orangecrab_m8     := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntrie
 ecp5_ulx3s_m16_l16     := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 16" constraints/ulx3s_85f.lpf
 ecp5_probe_mlu_m16_l32 := 85k CABGA381 6 60 ga_ecp5_probe "-set NumSms 0 -set MlbEntries 16 -set Lanes 32 -set HwOnly 0" constraints/ecp5_probe_85f.lpf
 ecp5_probe_sys4_m16_l4 := 85k CABGA381 6 50 ga_ecp5_probe "-set NumSms 4 -set MlbEntries 16 -set Lanes 4 -set HwOnly 0" constraints/ecp5_probe_85f.lpf
-ECP5_DEPS := $(FPGA_RTL) rtl/ga_arb.sv rtl/ga_system.sv $(wildcard fpga/ecp5/*.sv) fpga/ecp5.sh fpga/ecp5/result.py
+ECP5_DEPS := $(FPGA_RTL) $(filter-out $(RTL_SRC),$(RTL_SYS_SRC)) $(RTL_DEPS) $(wildcard fpga/ecp5/*.sv) fpga/ecp5.sh fpga/ecp5/result.py
 
 $(ECP5_DIR)/%/result.txt: $(ECP5_DEPS) $(ECP5_STAMP)
 	@mkdir -p $(ECP5_DIR)

@@ -4,8 +4,18 @@
 # waivers are in rtl/verilator_waiver.vlt, each with its reason.
 
 RTL_DIR     := rtl
-RTL_BLOCKS  := ga_mlb ga_check ga_walker ga_mlu
-RTL_SRC     := $(RTL_DIR)/ga_pkg.sv $(addprefix $(RTL_DIR)/,$(addsuffix .sv,$(RTL_BLOCKS)))
+# The RTL file lists, read once here (the top Makefile includes this file before the other mk/*.mk,
+# which use these variables; shell scripts read the .f files themselves): rtl/ga_mlu.f is ga_mlu and
+# its blocks, rtl/ga_system.f what ga_system adds; one path per line, relative to the repository root,
+# in dependency order (the package first). ga_pkg.sv includes the generated rtl/ga_isa.svh: Verilator
+# and Icarus find it through RTL_INC (Yosys looks next to the including file), and RTL_DEPS lists it
+# with the lists themselves, so Verilated models rebuild when it changes.
+RTL_F       := $(RTL_DIR)/ga_mlu.f
+RTL_SYS_F   := $(RTL_DIR)/ga_system.f
+RTL_SRC     := $(shell cat $(RTL_F))
+RTL_SYS_SRC := $(RTL_SRC) $(shell cat $(RTL_SYS_F))
+RTL_INC     := -I$(abspath $(RTL_DIR))
+RTL_DEPS    := $(RTL_DIR)/ga_isa.svh $(RTL_F) $(RTL_SYS_F)
 RTL_WAIVER  := $(RTL_DIR)/verilator_waiver.vlt
 RTL_BUILD   := $(BUILD)/rtl
 RTL_SMOKE   := tb/icarus/ga_smoke_tb.sv
@@ -15,7 +25,7 @@ YOSYS       ?= yosys
 IVERILOG    ?= iverilog
 VVP         ?= vvp
 
-VLINT       := $(VERILATOR) --lint-only -Wall --assert $(RTL_WAIVER) $(RTL_SRC)
+VLINT       := $(VERILATOR) --lint-only -Wall --assert $(RTL_INC) $(RTL_WAIVER) $(RTL_SRC)
 
 # Lint configurations: "top:param=value,param=value". Every block on its own at its extreme
 # parameters, and ga_mlu at {TagBits 7,16} x {MlbEntries 8,16} x {Lanes 1,32} (the brief's matrix)
@@ -101,7 +111,7 @@ rtl-icarus: ## Icarus -g2012 compile of all RTL (three ga_mlu configurations), t
 	          "-Pga_mlu.Lanes=1 -Pga_mlu.MlbEntries=8 -Pga_mlu.TagBits=7" \
 	          "-Pga_mlu.Lanes=2 -Pga_mlu.MlbEntries=8 -Pga_mlu.TagBits=7 -Pga_mlu.EndForm=1 -Pga_mlu.HwOnly=0 -Pga_mlu.RegLookup=1"; do \
 	  echo "icarus ga_mlu $$p"; \
-	  $(IVERILOG) -g2012 -s ga_mlu $$p -o $(RTL_BUILD)/ga_mlu.vvp $(RTL_SRC) \
+	  $(IVERILOG) -g2012 $(RTL_INC) -s ga_mlu $$p -o $(RTL_BUILD)/ga_mlu.vvp $(RTL_SRC) \
 	    2> $(RTL_BUILD)/iverilog.log; rc=$$?; \
 	  grep -v "constant selects in always_" $(RTL_BUILD)/iverilog.log || true; \
 	  [ $$rc -eq 0 ] || exit $$rc; \
@@ -110,7 +120,7 @@ rtl-icarus: ## Icarus -g2012 compile of all RTL (three ga_mlu configurations), t
 
 icarus-smoke: ## Icarus smoke test: tb/icarus/ga_smoke_tb.sv drives ga_mlu, self-checking
 	@mkdir -p $(RTL_BUILD)
-	@$(IVERILOG) -g2012 -s ga_smoke_tb -o $(RTL_BUILD)/ga_smoke.vvp $(RTL_SRC) $(RTL_SMOKE) \
+	@$(IVERILOG) -g2012 $(RTL_INC) -s ga_smoke_tb -o $(RTL_BUILD)/ga_smoke.vvp $(RTL_SRC) $(RTL_SMOKE) \
 	  2> $(RTL_BUILD)/iverilog-smoke.log; rc=$$?; \
 	  grep -v "constant selects in always_" $(RTL_BUILD)/iverilog-smoke.log || true; \
 	  [ $$rc -eq 0 ] || exit $$rc
@@ -125,7 +135,7 @@ rtl-vsmoke: ## The smoke test under Verilator --timing --assert (RTL assertions 
 	@mkdir -p $(RTL_BUILD)
 	@rm -rf $(RTL_BUILD)/vsmoke
 	@$(VERILATOR) --binary --timing --assert -Wno-lint -Wno-style -j 2 -Mdir $(RTL_BUILD)/vsmoke \
-	  --top-module ga_smoke_tb $(RTL_WAIVER) $(RTL_SRC) $(RTL_SMOKE) > $(RTL_BUILD)/vsmoke.log 2>&1 \
+	  --top-module ga_smoke_tb $(RTL_INC) $(RTL_WAIVER) $(RTL_SRC) $(RTL_SMOKE) > $(RTL_BUILD)/vsmoke.log 2>&1 \
 	  || { tail -30 $(RTL_BUILD)/vsmoke.log; exit 1; }
 	@$(RTL_BUILD)/vsmoke/Vga_smoke_tb > $(RTL_BUILD)/vsmoke-run.log 2>&1; rc=$$?; \
 	  cat $(RTL_BUILD)/vsmoke-run.log; \

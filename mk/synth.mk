@@ -8,7 +8,8 @@
 # check_t<T>_l<Lanes>, walker_t<T>.
 
 SYN_DIR    := $(BUILD)/synth
-SYN_RTL    := rtl/ga_pkg.sv rtl/ga_mlb.sv rtl/ga_check.sv rtl/ga_walker.sv rtl/ga_mlu.sv
+# rtl/ga_mlu.f, read by mk/rtl.mk (RTL_DEPS: the generated rtl/ga_isa.svh and the lists)
+SYN_RTL    := $(RTL_SRC)
 # The matrix of the brief: every block and the whole unit at TagBits {7,16} x MLB {8,16} x Lanes {1,32}
 # (each block only over the parameters it has). The Lanes=32 units take 17-31 minutes each.
 SYN_MLU    := $(foreach t,7 16,$(foreach m,8 16,$(foreach l,1 32,mlu_t$(t)_m$(m)_l$(l))))
@@ -28,7 +29,7 @@ syn_par    = -set TagBits $(call syn_num,$(1),t) \
              $(if $(call syn_num,$(1),m),-set $(call syn_mlbpar,$(1)) $(call syn_num,$(1),m)) \
              $(if $(call syn_num,$(1),l),-set Lanes $(call syn_num,$(1),l))
 
-$(SYN_DIR)/%.res: $(SYN_RTL) fpga/synth/area.sh
+$(SYN_DIR)/%.res: $(SYN_RTL) $(RTL_DEPS) fpga/synth/area.sh
 	@mkdir -p $(SYN_DIR)
 	@bash fpga/synth/area.sh $* $(call syn_top,$*) "$(strip $(call syn_par,$*))" $(SYN_DIR) $(SYN_RTL)
 
@@ -92,7 +93,7 @@ gs_post_ice40    = mv $$@.tmp $$(basename $$@).cells.v && $(YOSYS) -q -l $$(base
 
 # $(1) kind, $(2) cfg
 define gs_model
-$(GS_DIR)/$(1)_$(2).v: $(SYN_RTL)
+$(GS_DIR)/$(1)_$(2).v: $(SYN_RTL) $(RTL_DEPS)
 	@mkdir -p $(GS_DIR)
 	@echo "gatesim: synthesising the $(1) netlist of ga_mlu $(2)"
 	@$(YOSYS) -q -l $(GS_DIR)/$(1)_$(2).ylog -p 'read_verilog -sv $(SYN_RTL); \

@@ -3,7 +3,8 @@
 # synthesis (no latch) and an Icarus 11 compile, as mk/rtl.mk does for the single-MLU blocks. The
 # co-simulation targets are in mk/tb.mk (cosim-sys), the proofs in scripts/formal/ (arb_*, sys_glue).
 
-SYS_RTL := rtl/ga_pkg.sv rtl/ga_mlb.sv rtl/ga_check.sv rtl/ga_walker.sv rtl/ga_mlu.sv rtl/ga_arb.sv rtl/ga_system.sv
+# rtl/ga_mlu.f + rtl/ga_system.f, read by mk/rtl.mk
+SYS_RTL := $(RTL_SYS_SRC)
 SYS_LINT_CFGS := ga_arb:N=1,PayW=3 ga_arb:N=5,PayW=65 ga_arb:N=8,PayW=64 \
   ga_system:NumSms=1,Lanes=1,IdW=1 ga_system:NumSms=2,Lanes=32,TagBits=16 ga_system:NumSms=3 \
   ga_system:NumSms=4,MlbEntries=16,Lanes=4,RegLookup=1,EndForm=1,HwOnly=0 \
@@ -14,7 +15,7 @@ sys-rtl-check: ## Lint (Verilator), synthesis (Yosys 0.23, no latch) and Icarus 
 	@set -e; for c in $(SYS_LINT_CFGS); do \
 	  top=$${c%%:*}; pars=$${c#*:}; gs=""; for p in $${pars//,/ }; do gs="$$gs -G$$p"; done; \
 	  echo "lint   $$top $$pars"; \
-	  $(VERILATOR) --lint-only -Wall --assert $(RTL_WAIVER) $(SYS_RTL) --top-module $$top $$gs; done
+	  $(VERILATOR) --lint-only -Wall --assert $(RTL_INC) $(RTL_WAIVER) $(SYS_RTL) --top-module $$top $$gs; done
 	@mkdir -p $(BUILD)/sysrtl
 	@echo "yosys  ga_system NumSms 2, MlbEntries 2, Lanes 1 (generic synth)"
 	@$(YOSYS) -q -l $(BUILD)/sysrtl/yosys.log -p "read_verilog -sv $(SYS_RTL); \
@@ -22,7 +23,7 @@ sys-rtl-check: ## Lint (Verilator), synthesis (Yosys 0.23, no latch) and Icarus 
 	  select -assert-none t:\$$dlatch t:\$$_DLATCH_*; tee -q -o $(BUILD)/sysrtl/sys.stat stat" >/dev/null
 	@grep 'Number of cells' $(BUILD)/sysrtl/sys.stat | tail -1
 	@echo "icarus ga_system NumSms 3"
-	@$(IVERILOG) -g2012 -o $(BUILD)/sysrtl/sys.vvp -s ga_system -Pga_system.NumSms=3 $(SYS_RTL) 2>&1 \
+	@$(IVERILOG) -g2012 $(RTL_INC) -o $(BUILD)/sysrtl/sys.vvp -s ga_system -Pga_system.NumSms=3 $(SYS_RTL) 2>&1 \
 	  | grep -v 'sorry: constant selects' || true
 	@test -s $(BUILD)/sysrtl/sys.vvp
 	@echo "sys-rtl-check: clean"

@@ -42,7 +42,12 @@ CXX          ?= g++
 TB_VL_FLAGS     := --cc -Wall --assert --top-module ga_mlu -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache
 # TB_RTL: the RTL directory (the mutation demo points it at a mutated copy).
 TB_RTL       ?= rtl
-TB_RTL_SRC      := $(abspath $(TB_RTL)/ga_pkg.sv $(filter-out $(TB_RTL)/ga_pkg.sv,$(sort $(wildcard $(TB_RTL)/*.sv))))
+# The files of rtl/ga_mlu.f (ga_mlu models) and of rtl/ga_mlu.f + rtl/ga_system.f (ga_system models),
+# taken from TB_RTL, with its include directory (ga_pkg.sv includes the generated ga_isa.svh).
+TB_RTL_SRC      := $(abspath $(patsubst $(RTL_DIR)/%,$(TB_RTL)/%,$(RTL_SRC)))
+TB_SYS_RTL_SRC  := $(abspath $(patsubst $(RTL_DIR)/%,$(TB_RTL)/%,$(RTL_SYS_SRC)))
+TB_RTL_INC      := -I$(abspath $(TB_RTL))
+TB_RTL_DEPS     := $(abspath $(TB_RTL)/ga_isa.svh) $(RTL_F) $(RTL_SYS_F)
 TB_RTL_VLT      := $(abspath $(wildcard $(TB_RTL)/*.vlt))
 TB_C_SRC     := $(sort $(wildcard tb/cosim/*.c))
 TB_H         := $(wildcard tb/cosim/*.h tb/shim/*.h cmodel/*.h)
@@ -71,11 +76,11 @@ TB_OBJ_SAN := $(patsubst tb/cosim/%.c,$(BUILD)/tb/san/%.o,$(TB_C_SRC))
 #   $(4) VM_* defines and shim defines, $(5) runtime objects, $(6) harness objects + model lib,
 #   $(7) extra link flags
 define tb_model
-$(BUILD)/verilator/$(1)$(2)/$(call tb_class,$(1)$(2))__ALL.a: $(TB_RTL_SRC) $(TB_RTL_VLT) mk/tb.mk
+$(BUILD)/verilator/$(1)$(2)/$(call tb_class,$(1)$(2))__ALL.a: $(TB_RTL_SRC) $(TB_RTL_DEPS) $(TB_RTL_VLT) mk/tb.mk
 	@mkdir -p $$(@D)
 	$(VERILATOR) $(TB_VL_FLAGS) $(3) --prefix $(call tb_class,$(1)$(2)) \
 	  -GTagBits=$(call tb_tag,$(1)) -GMlbEntries=$(call tb_mlb,$(1)) -GLanes=$(call tb_lanes,$(1)) $(tb_gx_$(1)) \
-	  -Mdir $(abspath $(BUILD)/verilator/$(1)$(2)) --build $(TB_RTL_VLT) $(TB_RTL_SRC) >$(BUILD)/verilator/$(1)$(2)/build.log 2>&1 \
+	  -Mdir $(abspath $(BUILD)/verilator/$(1)$(2)) --build $(TB_RTL_INC) $(TB_RTL_VLT) $(TB_RTL_SRC) >$(BUILD)/verilator/$(1)$(2)/build.log 2>&1 \
 	  || { cat $(BUILD)/verilator/$(1)$(2)/build.log; exit 1; }
 	$(MAKE) --no-print-directory -s -C $(BUILD)/verilator/$(1)$(2) -f $(call tb_class,$(1)$(2)).mk \
 	  OPT_FAST=-O3 OBJCACHE=ccache $(5) >>$(BUILD)/verilator/$(1)$(2)/build.log 2>&1 \
@@ -197,16 +202,37 @@ $(BUILD)/cosim/$(1)/gaeval-rtl: $(BUILD)/rel/eval/gaeval.o $(TB_BE_OBJ) $(TB_BE_
 endef
 $(foreach c,$(TB_CFGS),$(eval $(call tb_rtl_tools,$(c))))
 
-.PHONY: gasim-rtl gaeval-rtl test-rtl-replay eval-rtl run-rtl
+# gasim --rtl --wave FROM:TO: the same gasim-rtl on the FST-traced model, with the backend compiled
+# with TB_TRACE (its wave hook) -> build/cosim/<cfg>-fst/gasim-rtl; plain gasim starts it for --wave.
+TB_BE_OBJ_FST := $(BUILD)/tb/rel/replay/tb_backend_fst.o
+$(TB_BE_OBJ_FST): tb/replay/tb_backend.c $(TB_H) $(wildcard sim/trace/*.h sim/eval/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(TB_CFLAGS) -Isim/trace -Isim/eval -DTB_TRACE -O2 -g -c $< -o $@
+
+define tb_rtl_wave
+$(BUILD)/cosim/$(1)-fst/gasim-rtl: $(BUILD)/rel/sim/gasim.o $(TB_BE_OBJ_FST) $(TB_BE_DEPS) $(BUILD)/cosim/$(1)-fst/shim.o \
+    $(BUILD)/rel/libgatrace.a $(BUILD)/rel/libgamodel.a $(BUILD)/verilator/$(1)-fst/$(call tb_class,$(1)-fst)__ALL.a
+	$(CXX) -O2 -flto -o $$@ $$^ $(addprefix $(BUILD)/verilator/$(1)-fst/,$(TB_VL_RT_FST)) -pthread -lz -lm
+endef
+$(foreach c,$(TB_CFGS),$(eval $(call tb_rtl_wave,$(c))))
+
+.PHONY: gasim-rtl gaeval-rtl test-rtl-replay eval-rtl run-rtl gasim-rtl-wave test-rtl-wave
 run-rtl: tb-deps $(BUILD)/cosim/$(RTL_CFG)/gasim-rtl $(BUILD)/rel/sim/garun ## make run's second part: the default workload (garun --write-trace) through the RTL, 3 layouts x 2 modes
 	@echo; echo "Co-simulating the default workload through the RTL ($(RTL_CFG), Verilator) in lockstep with the model:"
 	@bash tb/scripts/rtl_replay.sh $(BUILD) $(RTL_CFG) "$(RTL_LAYOUTS)"
 
 gasim-rtl: tb-deps $(BUILD)/cosim/$(RTL_CFG)/gasim-rtl ## gasim with the RTL lockstep backend (RTL_CFG, default t7_m8_l32): gasim-rtl --rtl --trace X
 gaeval-rtl: tb-deps $(BUILD)/cosim/$(RTL_CFG)/gaeval-rtl ## gaeval with the RTL lockstep backend (RTL_CFG)
+gasim-rtl-wave: tb-deps $(BUILD)/cosim/$(RTL_CFG)-fst/gasim-rtl ## gasim-rtl on the FST-traced model (RTL_CFG): gasim --rtl --wave FROM:TO uses it
 
-test-rtl-replay: tb-deps $(BUILD)/cosim/$(RTL_CFG)/gasim-rtl $(BUILD)/rel/sim/garun ## RTL replay of basic.gatrace and a garun-written trace: 0 mismatches
+# test-rtl-replay also runs test-rtl-wave's checks: they add the FST-traced model's build (about 50 s
+# cold, measured with ccache off on the shared 2-core machine at load 4) and 2 s of replays.
+test-rtl-replay: tb-deps $(BUILD)/cosim/$(RTL_CFG)/gasim-rtl $(BUILD)/cosim/$(RTL_CFG)-fst/gasim-rtl $(BUILD)/rel/sim/gasim $(BUILD)/rel/sim/garun ## RTL replay of basic.gatrace and a garun-written trace: 0 mismatches; then test-rtl-wave's checks
 	@bash tb/scripts/rtl_replay.sh $(BUILD) $(RTL_CFG) "$(RTL_LAYOUTS)" sim/traces/basic.gatrace
+	@bash tb/scripts/rtl_wave.sh $(BUILD) $(RTL_CFG)
+
+test-rtl-wave: tb-deps $(BUILD)/cosim/$(RTL_CFG)-fst/gasim-rtl $(BUILD)/cosim/$(RTL_CFG)/gasim-rtl $(BUILD)/rel/sim/gasim ## gasim --rtl --wave: the FST holds exactly the window's requests; bad windows refused
+	@bash tb/scripts/rtl_wave.sh $(BUILD) $(RTL_CFG)
 
 eval-rtl: tb-deps $(BUILD)/cosim/$(RTL_CFG)/gaeval-rtl ## Table 4's GPUArmor rows on the RTL in lockstep (RTL_TRIALS per class) -> build/eval/rtl/table4.csv
 	@mkdir -p $(BUILD)/eval/rtl
@@ -267,12 +293,12 @@ $(TB_SYS_OBJ): tb/sys/tb_sys.c $(TB_H) tb/shim/tb_sysdut.h
 	$(CC) $(TB_CFLAGS) -O2 -g -c $< -o $@
 
 define tb_sys_model
-$(BUILD)/verilator/sys-$(1)/$(call tb_sys_class,$(1))__ALL.a: $(TB_RTL_SRC) $(TB_RTL_VLT) mk/tb.mk
+$(BUILD)/verilator/sys-$(1)/$(call tb_sys_class,$(1))__ALL.a: $(TB_SYS_RTL_SRC) $(TB_RTL_DEPS) $(TB_RTL_VLT) mk/tb.mk
 	@mkdir -p $$(@D)
 	$(VERILATOR) --cc -Wall --assert --top-module ga_system -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache \
 	  --prefix $(call tb_sys_class,$(1)) -GNumSms=$(call tb_sys_n,$(1)) -GTagBits=$(call tb_sys_t,$(1)) \
 	  -GMlbEntries=$(call tb_sys_m,$(1)) -GLanes=$(call tb_sys_l,$(1)) -GIdW=4 $(call tb_sys_gx,$(1)) \
-	  -Mdir $(abspath $(BUILD)/verilator/sys-$(1)) --build $(TB_RTL_VLT) $(TB_RTL_SRC) \
+	  -Mdir $(abspath $(BUILD)/verilator/sys-$(1)) --build $(TB_RTL_INC) $(TB_RTL_VLT) $(TB_SYS_RTL_SRC) \
 	  >$(BUILD)/verilator/sys-$(1)/build.log 2>&1 || { cat $(BUILD)/verilator/sys-$(1)/build.log; exit 1; }
 	$(MAKE) --no-print-directory -s -C $(BUILD)/verilator/sys-$(1) -f $(call tb_sys_class,$(1)).mk \
 	  OPT_FAST=-O3 OBJCACHE=ccache $(TB_VL_RT_PLAIN) >>$(BUILD)/verilator/sys-$(1)/build.log 2>&1 \

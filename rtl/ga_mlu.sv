@@ -143,7 +143,7 @@ module ga_mlu #(
   // Status, §1.6
   output logic                      halted_o,
   output logic                      cfg_mode_o,
-  output logic [1:0]                cfg_layout_o,
+  output logic [ga_pkg::LayoutW-1:0] cfg_layout_o,
   output logic [63:0]               cfg_root_o,
   output logic [31:0]               cfg_step_limit_o,
   output logic                      cfg_policy_o,
@@ -189,7 +189,7 @@ module ga_mlu #(
     logic [63:0]                md;        // MEMCHECK.G Rb
     logic [15:0]                sm;
     logic                       policy;
-    logic [1:0]                 layout;
+    logic [ga_pkg::LayoutW-1:0] layout;
     logic [63:0]                root;
     logic [31:0]                limit;
   } ctx_t;
@@ -218,7 +218,7 @@ module ga_mlu #(
   // ---------------------------------------------------------------------------------------------
   // Configuration registers (spec §5.1) and the halt (spec §4.5)
   logic                 mode_q, mode_d;
-  logic [1:0]           layout_q, layout_d;
+  logic [ga_pkg::LayoutW-1:0] layout_q, layout_d;
   logic [63:0]          root_q, root_d;
   logic [31:0]          limit_q, limit_d;
   logic                 policy_q, policy_d;
@@ -468,7 +468,7 @@ module ga_mlu #(
   // ---------------------------------------------------------------------------------------------
   logic                 w_start, w_kind, w_ack;
   logic [63:0]          w_ptr, w_root;
-  logic [1:0]           w_layout;
+  logic [ga_pkg::LayoutW-1:0] w_layout;
   logic [31:0]          w_limit;
   logic                 w_idle, w_done;
   logic [2:0]           w_status;
@@ -645,17 +645,11 @@ module ga_mlu #(
   assign req_ready_o = slot_free && (pk_state_q == PK_EMPTY) && !sl_hw_iter &&
                        !w_done_g && !lk_busy;
 
-  // Configuration write legality (spec §5.1; microarchitecture §1.7)
-  function automatic logic cfg_legal(input logic [2:0] a, input logic [63:0] v);
-    case (a)
-      ga_pkg::CFG_MODE:       cfg_legal = (v[63:1] == '0) && (HwOnly != 0 || !v[0]);
-      ga_pkg::CFG_LAYOUT:     cfg_legal = (v[63:2] == '0) && (v[1:0] != 2'd3);
-      ga_pkg::CFG_ROOT:       cfg_legal = 1'b1;
-      ga_pkg::CFG_STEP_LIMIT: cfg_legal = (v[63:32] == '0) && (v[31:0] != 32'd0);
-      ga_pkg::CFG_POLICY:     cfg_legal = (v[63:1] == '0);
-      ga_pkg::CFG_SM_ID:      cfg_legal = (v[63:16] == '0);
-      default:                cfg_legal = 1'b0;
-    endcase
+  // Configuration write legality (spec §5.1; microarchitecture §1.7): the ranges of cmodel/ga_isa.def
+  // with LAYOUT limited to the layouts this RTL has (ga_pkg::cfg_legal, generated), and MODE = HWONLY
+  // only in a unit built with HwOnly.
+  function automatic logic cfg_legal(input logic [ga_pkg::CfgAddrW-1:0] a, input logic [63:0] v);
+    cfg_legal = ga_pkg::cfg_legal(a, v) && (a != ga_pkg::CFG_MODE || HwOnly != 0 || !v[0]);
   endfunction
 
   // ---------------------------------------------------------------------------------------------
@@ -901,16 +895,12 @@ module ga_mlu #(
             c_fault = lead_oh;
             c_lane  = hw_lead_q;
             c_eaddr = lead_addr;
+            // spec §5.4's mapping, generated from cmodel/ga_isa.def (GA_WALK_EXC)
+            c_kind = ga_pkg::walk_exc(w_status, w_tb[63:V] == TagFreed);
             if (w_status == ga_pkg::WALK_RANGE_ONLY) begin
-              c_kind  = (w_tb[63:V] == TagFreed) ? ga_pkg::EXC_USE_AFTER_FREE
-                                                 : ga_pkg::EXC_TAG_MISMATCH;
               c_md    = w_loc;
               c_tb    = w_tb;
               c_esize = w_size;
-            end else if (w_status == ga_pkg::WALK_NOT_FOUND) begin
-              c_kind  = ga_pkg::EXC_NO_METADATA;
-            end else begin
-              c_kind  = ga_pkg::EXC_METADATA_FAULT;   // FAULT or STEP_LIMIT
             end
           end
         end
@@ -1156,7 +1146,7 @@ module ga_mlu #(
             end else begin
               case (a_cfg_addr)
                 ga_pkg::CFG_MODE:       mode_d   = (HwOnly != 0) && a_md[0];
-                ga_pkg::CFG_LAYOUT:     layout_d = a_md[1:0];
+                ga_pkg::CFG_LAYOUT:     layout_d = a_md[ga_pkg::LayoutW-1:0];
                 ga_pkg::CFG_ROOT:       root_d   = a_md;
                 ga_pkg::CFG_STEP_LIMIT: limit_d  = a_md[31:0];
                 ga_pkg::CFG_POLICY:     policy_d = a_md[0];
@@ -1401,7 +1391,7 @@ module ga_mlu #(
       end
       // Configuration registers hold legal values only (spec §5.1).
       begin : CfgLegal_A
-        assert (layout_q != 2'd3 && limit_q != 32'd0)
+        assert (ga_pkg::cfg_legal(ga_pkg::CFG_LAYOUT, 64'(layout_q)) && limit_q != 32'd0)
           else $error("CfgLegal_A: layout %0d limit %0d", layout_q, limit_q);
       end
       // HWOnly groups: matched lanes can only fail G6 (spec §5.4). (The check's result is used as a

@@ -2,7 +2,7 @@
 # One technology-independent area run (docs/area.md, "Method"): Yosys generic synthesis of one block
 # at one parameter set, then a transistor estimate and the longest logic path.
 #
-#   area.sh NAME TOP "PARAMS" OUTDIR [RTL files...]
+#   area.sh NAME TOP "PARAMS" OUTDIR [RTL files...]      (default: the files of rtl/ga_mlu.f)
 #     PARAMS  chparam arguments, e.g. "-set TagBits 7 -set MlbEntries 8 -set Lanes 1"
 #   writes OUTDIR/NAME.res (key=value lines, read by report.py) and OUTDIR/NAME.log
 #
@@ -18,7 +18,14 @@
 set -u
 name=$1 top=$2 params=$3 out=$4
 shift 4
-[ $# -gt 0 ] || set -- rtl/ga_pkg.sv rtl/ga_mlb.sv rtl/ga_check.sv rtl/ga_walker.sv rtl/ga_mlu.sv
+root=$(cd "$(dirname "$0")/../.." && pwd)
+[ $# -gt 0 ] || set -- $(sed "s#^#$root/#" "$root/rtl/ga_mlu.f")
+# The generated encodings that ga_pkg.sv includes (Yosys finds them next to it) are part of the RTL a
+# run read, so they are part of its hash.
+hashed=("$@")
+for f in "$@"; do
+    [ "$(basename "$f")" = ga_pkg.sv ] && [ -f "$(dirname "$f")/ga_isa.svh" ] && hashed+=("$(dirname "$f")/ga_isa.svh")
+done
 YOSYS=${YOSYS:-yosys}
 mkdir -p "$out"
 tmp="$out/$name.tmp"
@@ -70,7 +77,7 @@ fi
     echo "path_to=$pto"
     echo "seconds=$((t1 - t0))"
     echo "yosys=$("$YOSYS" -V | head -1)"
-    echo "rtl_sha=$(cat "$@" | sha256sum | cut -c1-12)"
+    echo "rtl_sha=$(cat "${hashed[@]}" | sha256sum | cut -c1-12)"
 } >"$out/$name.res.new"
 mv "$out/$name.res.new" "$out/$name.res"
 [ -n "${KEEP_TMP:-}" ] || rm -rf "$tmp"

@@ -11,6 +11,9 @@ out=${1:-$root/build/fpga/equiv}
 mkdir -p "$out"
 YOSYS=${YOSYS:-yosys}
 fail=0
+# The package: the first file of rtl/ga_mlu.f (it includes the generated ga_isa.svh, found next to it);
+# each proof reads it with the one block it compares.
+pkg="$root/$(head -n 1 "$root/rtl/ga_mlu.f")"
 
 cat > "$out/eqc.sv" <<'SV'
 module eqc #(parameter int TagBits = 7, parameter int Lanes = 2) (
@@ -31,7 +34,7 @@ SV
 check_proof() { # name, check file, mlb file, walker file, expect (pass|fail)
     local name=$1 chk=$2 mlb=$3 wlk=$4 expect=$5 t rc res m
     for t in 7 16; do
-        "$YOSYS" -q -l "$out/$name-check-t$t.log" -p "read_verilog -sv $root/rtl/ga_pkg.sv $chk $out/eqc.sv;
+        "$YOSYS" -q -l "$out/$name-check-t$t.log" -p "read_verilog -sv $pkg $chk $out/eqc.sv;
             chparam -set TagBits $t -set Lanes 2 eqc; prep -flatten -top eqc; sat -prove ok 1 -verify" >/dev/null 2>&1
         rc=$?; res=$([ $rc -eq 0 ] && echo pass || echo fail)
         printf 'equiv  %-7s %-9s TagBits %-2s: %s\n' "$name" ga_check "$t" "$([ $res = pass ] && echo proved || echo 'not proved')"
@@ -40,12 +43,12 @@ check_proof() { # name, check file, mlb file, walker file, expect (pass|fail)
             local src=$mlb par="-set Entries 4"
             [ $m = walker ] && { src=$wlk; par=""; }
             cat > "$out/$name-$m-t$t.ys" <<YS
-read_verilog -sv $root/rtl/ga_pkg.sv $root/rtl/ga_$m.sv
+read_verilog -sv $pkg $root/rtl/ga_$m.sv
 chparam $par -set TagBits $t -set EndForm 0 ga_$m
 prep -top ga_$m
 rename ga_$m gold
 design -stash gold
-read_verilog -sv $root/rtl/ga_pkg.sv $src
+read_verilog -sv $pkg $src
 chparam $par -set TagBits $t -set EndForm 1 ga_$m
 prep -top ga_$m
 rename ga_$m gate

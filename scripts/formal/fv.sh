@@ -23,14 +23,21 @@ rtl=${7:-rtl}
 out=${8:-build/formal}/$name
 rm -rf "$out"
 mkdir -p "$out"
+# The file lists are the repository's rtl/ga_mlu.f and rtl/ga_system.f (paths relative to its root),
+# the files themselves are taken from RTL_DIR (a mutant's copy of rtl/ in mutants.sh). ga_pkg.sv
+# includes ga_isa.svh, which Yosys finds next to it.
+root=$(cd "$(dirname "$0")/../.." && pwd)
+flist() { sed -e "s#^rtl/#$rtl/#" "$root/rtl/$1" | tr '\n' ' '; }
+mlu_srcs=$(flist ga_mlu.f)
+pkg=${mlu_srcs%% *}
 # Only the files the top needs (a block's proof does not depend on the others' state of edit).
 case $top in
-ga_check_fv) srcs="$rtl/ga_pkg.sv $rtl/ga_check.sv $rtl/formal/ga_check_fv.sv" ;;
-ga_mlb)      srcs="$rtl/ga_pkg.sv $rtl/ga_mlb.sv" ;;
-ga_walker)   srcs="$rtl/ga_pkg.sv $rtl/ga_walker.sv" ;;
+ga_check_fv) srcs="$pkg $rtl/ga_check.sv $rtl/formal/ga_check_fv.sv" ;;
+ga_mlb)      srcs="$pkg $rtl/ga_mlb.sv" ;;
+ga_walker)   srcs="$pkg $rtl/ga_walker.sv" ;;
 ga_arb)      srcs="$rtl/ga_arb.sv" ;;
-ga_system)   srcs="$rtl/ga_pkg.sv $rtl/ga_mlb.sv $rtl/ga_check.sv $rtl/ga_walker.sv $rtl/ga_mlu.sv $rtl/ga_arb.sv $rtl/ga_system.sv" ;;
-*)           srcs="$rtl/ga_pkg.sv $rtl/ga_mlb.sv $rtl/ga_check.sv $rtl/ga_walker.sv $rtl/ga_mlu.sv" ;;
+ga_system)   srcs="$mlu_srcs$(flist ga_system.f)" ;;
+*)           srcs="$mlu_srcs" ;;
 esac
 now() { date +%s.%N; }
 t0=$(now)

@@ -1,0 +1,2 @@
+rtl/ga_arb.sv
+rtl/ga_system.sv
