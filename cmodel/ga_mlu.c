@@ -15,6 +15,11 @@
  * Fills record the MLB generation when the miss that starts the read commits and pass it to
  * ga_mlb_fill, so an invalidation committed during the read (possible here only from inside the
  * memif read callback, which may call ga_mlu_invalidate on this unit) drops the fill (spec §6.5).
+ *
+ * Configuration is captured at acceptance (spec §8): each operation copies the registers once when it
+ * starts and uses only that copy (walk LAYOUT / ROOT / STEP_LIMIT, record SM_ID, the TERMINATE halt,
+ * the MODE decision), so a configuration write made from inside the read callback (a CFG_WRITE
+ * committing while a walk is in flight) changes only later operations, as in the RTL.
  */
 #include "ga_mlu.h"
 
@@ -132,7 +137,7 @@ typedef struct {
  * a pointer and only its valid fields are set (w only when walked): this is the hot path of every
  * HWOnly access, and clearing or copying the whole struct by value cost about 30 instructions per
  * request (callgrind on gabench --fixed-requests). */
-static void loadmeta_core(ga_mlu_t *u, uint64_t p, loadmeta_out_t *o)
+static void loadmeta_core(ga_mlu_t *u, const ga_mlu_cfg_t *cfg, uint64_t p, loadmeta_out_t *o)
 {
     o->rd = 0u;
     o->matched = false;
@@ -153,7 +158,7 @@ static void loadmeta_core(ga_mlu_t *u, uint64_t p, loadmeta_out_t *o)
         return;
     }
     uint64_t gen0 = u->mlb.gen; /* step 3: the miss commits, the walk starts */
-    ga_walk_cfg_t wc = { u->cfg.layout, u->cfg.root, u->cfg.step_limit, u->tag_bits };
+    ga_walk_cfg_t wc = { cfg->layout, cfg->root, cfg->step_limit, u->tag_bits };
     o->w = ga_walk(&wc, &u->mem, p);
     o->walked = true;
     u->st.walks++;
@@ -172,9 +177,9 @@ static void loadmeta_core(ga_mlu_t *u, uint64_t p, loadmeta_out_t *o)
 }
 
 /* The end of a warp operation: per-kind lane counters, and for a faulting operation the counters,
- * the first-exception record, the callback (once) and the TERMINATE halt. kinds[l] holds each
- * failing lane's kind. */
-static void finish_op(ga_mlu_t *u, const ga_warp_rsp_t *rsp, const ga_exc_kind_t *kinds)
+ * the first-exception record, the callback (once) and the halt when the operation was accepted under
+ * TERMINATE (policy: POLICY as of acceptance, spec §8). kinds[l] holds each failing lane's kind. */
+static void finish_op(ga_mlu_t *u, ga_policy_t policy, const ga_warp_rsp_t *rsp, const ga_exc_kind_t *kinds)
 {
     if (rsp->fault == 0u) return;
     for (uint32_t m = rsp->fault; m != 0u; m &= m - 1u) {
@@ -183,7 +188,7 @@ static void finish_op(ga_mlu_t *u, const ga_warp_rsp_t *rsp, const ga_exc_kind_t
     }
     u->st.faulting_ops++;
     if (u->first_exc.kind == GA_EXC_NONE) u->first_exc = rsp->rec;
-    if (u->cfg.policy == GA_POLICY_TERMINATE) u->halted = true;
+    if (policy == GA_POLICY_TERMINATE) u->halted = true;
     if (u->on_exc != NULL) u->on_exc(u->on_exc_ctx, &rsp->rec);
 }
 
@@ -196,8 +201,9 @@ ga_err_t ga_mlu_loadmeta(ga_mlu_t *u, uint64_t p, uint64_t *rd)
 {
     if (u == NULL || rd == NULL) return GA_ERR_BAD_PARAM;
     if (u->halted) return GA_ERR_HALTED;
+    const ga_mlu_cfg_t cfg = u->cfg; /* captured at acceptance (spec §8) */
     loadmeta_out_t o;
-    loadmeta_core(u, p, &o);
+    loadmeta_core(u, &cfg, p, &o);
     *rd = o.rd;
     return GA_OK;
 }
@@ -214,6 +220,7 @@ ga_err_t ga_mlu_memcheck_g(ga_mlu_t *u, const ga_warp_req_t *req, uint64_t md, g
     ga_err_t err = req_check(req, rsp);
     if (err != GA_OK) return err;
     if (u->halted) return GA_ERR_HALTED;
+    const ga_mlu_cfg_t cfg = u->cfg; /* captured at acceptance (spec §8): the fetch may re-enter */
 
     u->st.memcheck_g++;
     uint32_t tagged = tagged_lanes(u, req);
@@ -241,14 +248,14 @@ ga_err_t ga_mlu_memcheck_g(ga_mlu_t *u, const ga_warp_req_t *req, uint64_t md, g
             }
         }
     }
-    ga_check_g(req, md, ms, e, u->cfg.sm_id, u->tag_bits, rsp);
+    ga_check_g(req, md, ms, e, cfg.sm_id, u->tag_bits, rsp);
 
     ga_exc_kind_t kinds[GA_LANES_MAX];
     for (unsigned l = 0; l < req->lanes; l++)
         kinds[l] = ((rsp->fault >> l) & 1u) != 0u ? ga_check_g_lane(req->addr[l], req->size, ms, e, u->tag_bits)
                                                    : GA_EXC_NONE;
     for (unsigned l = req->lanes; l < GA_LANES_MAX; l++) kinds[l] = GA_EXC_NONE;
-    finish_op(u, rsp, kinds);
+    finish_op(u, cfg.policy, rsp, kinds);
     return GA_OK;
 }
 
@@ -267,14 +274,14 @@ ga_err_t ga_mlu_memcheck_s(ga_mlu_t *u, const ga_warp_req_t *req, uint32_t base,
     ga_check_s(req, base, ssize, u->cfg.sm_id, rsp);
     ga_exc_kind_t kinds[GA_LANES_MAX];
     for (unsigned l = 0; l < GA_LANES_MAX; l++) kinds[l] = GA_EXC_SHARED_OUT_OF_BOUNDS;
-    finish_op(u, rsp, kinds);
+    finish_op(u, u->cfg.policy, rsp, kinds); /* no memory read: nothing can re-enter */
     return GA_OK;
 }
 
 /* Lane l of an HWOnly access fails with kind (md and entry as seen; entry NULL for none). Lanes fail
  * out of order (a group member above a later leader), so the record is replaced whenever a lower lane
  * fails: it ends as the lowest failing lane's (spec §4.4). */
-static void lane_fail(const ga_mlu_t *u, const ga_warp_req_t *req, ga_warp_rsp_t *rsp,
+static void lane_fail(uint16_t sm_id, const ga_warp_req_t *req, ga_warp_rsp_t *rsp,
                       ga_exc_kind_t *kinds, unsigned l, ga_exc_kind_t kind, uint64_t md,
                       const ga_entry_t *entry)
 {
@@ -283,7 +290,7 @@ static void lane_fail(const ga_mlu_t *u, const ga_warp_req_t *req, ga_warp_rsp_t
         rsp->rec.kind = kind;
         rsp->rec.addr = req->addr[l];
         rsp->rec.size = req->size;
-        rsp->rec.sm = u->cfg.sm_id;
+        rsp->rec.sm = sm_id;
         rsp->rec.warp = req->warp;
         rsp->rec.lane = (uint8_t)l;
         rsp->rec.md = md;
@@ -302,13 +309,13 @@ static void lane_fail(const ga_mlu_t *u, const ga_warp_req_t *req, ga_warp_rsp_t
 #if defined(__GNUC__)
 __attribute__((noinline, cold))
 #endif
-static void lane_walk_fail(const ga_mlu_t *u, const ga_warp_req_t *req, ga_warp_rsp_t *rsp, ga_exc_kind_t *kinds,
-                           unsigned k, const loadmeta_out_t *o)
+static void lane_walk_fail(const ga_mlu_t *u, uint16_t sm_id, const ga_warp_req_t *req, ga_warp_rsp_t *rsp,
+                           ga_exc_kind_t *kinds, unsigned k, const loadmeta_out_t *o)
 {
     ga_walk_status_t ws = o->walked ? o->w.status : GA_WALK_NOT_FOUND;
     bool ranged = ws == GA_WALK_RANGE_ONLY;
     bool freed = ranged && ga_tag_of(o->w.entry.tb, u->tag_bits) == ga_tag_freed(u->tag_bits);
-    lane_fail(u, req, rsp, kinds, k, ga_walk_exc(ws, freed), ranged ? o->w.loc : 0u, ranged ? &o->w.entry : NULL);
+    lane_fail(sm_id, req, rsp, kinds, k, ga_walk_exc(ws, freed), ranged ? o->w.loc : 0u, ranged ? &o->w.entry : NULL);
 }
 
 /* The HWOnly access of spec §5.4. Lanes are decided in groups: the lowest pending lane k leads;
@@ -318,7 +325,7 @@ static void lane_walk_fail(const ga_mlu_t *u, const ga_warp_req_t *req, ga_warp_
  * from the walk's end (RANGE_ONLY freed -> USE_AFTER_FREE, RANGE_ONLY live -> TAG_MISMATCH, both with
  * md = L and entry e; NOT_FOUND -> NO_METADATA, FAULT / STEP_LIMIT -> METADATA_FAULT, md 0, entry 0).
  * There is no MLB location lookup. The response and record are built as in ga_check_g. */
-static void access_hwonly(ga_mlu_t *u, const ga_warp_req_t *req, ga_warp_rsp_t *rsp)
+static void access_hwonly(ga_mlu_t *u, const ga_mlu_cfg_t *cfg, const ga_warp_req_t *req, ga_warp_rsp_t *rsp)
 {
     unsigned tb = u->tag_bits;
     uint64_t freed = ga_tag_freed(tb);
@@ -330,12 +337,12 @@ static void access_hwonly(ga_mlu_t *u, const ga_warp_req_t *req, ga_warp_rsp_t *
         unsigned k = lowest_bit(pending);
         uint64_t pk = req->addr[k];
         if (ga_tag_of(pk, tb) == freed) { /* forged: no walk */
-            lane_fail(u, req, rsp, kinds, k, GA_EXC_NO_METADATA, 0, NULL);
+            lane_fail(cfg->sm_id, req, rsp, kinds, k, GA_EXC_NO_METADATA, 0, NULL);
             pending &= ~(UINT32_C(1) << k);
             continue;
         }
         loadmeta_out_t o;
-        loadmeta_core(u, pk, &o);
+        loadmeta_core(u, cfg, pk, &o);
         if (o.matched) {
             /* Lanes below k are no longer pending, so the group is searched from k up; e matches
              * Ra_k by construction, and k is removed whatever the test says, for robustness. */
@@ -345,15 +352,15 @@ static void access_hwonly(ga_mlu_t *u, const ga_warp_req_t *req, ga_warp_rsp_t *
                 if (j != k && !ga_entry_matches(o.e, req->addr[j], tb)) continue;
                 group |= UINT32_C(1) << j;
                 if (!ga_access_in_bounds(o.e, req->addr[j], req->size, tb))
-                    lane_fail(u, req, rsp, kinds, j, GA_EXC_OUT_OF_BOUNDS, o.rd, &o.e);
+                    lane_fail(cfg->sm_id, req, rsp, kinds, j, GA_EXC_OUT_OF_BOUNDS, o.rd, &o.e);
             }
             pending &= ~group;
             continue;
         }
-        lane_walk_fail(u, req, rsp, kinds, k, &o);
+        lane_walk_fail(u, cfg->sm_id, req, rsp, kinds, k, &o);
         pending &= ~(UINT32_C(1) << k);
     }
-    finish_op(u, rsp, kinds);
+    finish_op(u, cfg->policy, rsp, kinds);
 }
 
 /* ga_mlu_access — a plain global access (spec §5.3, §5.4). rsp->addr[l] = strip(addr[l]) for every
@@ -365,11 +372,12 @@ ga_err_t ga_mlu_access(ga_mlu_t *u, const ga_warp_req_t *req, ga_warp_rsp_t *rsp
     ga_err_t err = req_check(req, rsp);
     if (err != GA_OK) return err;
     if (u->halted) return GA_ERR_HALTED;
+    const ga_mlu_cfg_t cfg = u->cfg; /* captured at acceptance (spec §8): the walks may re-enter */
 
     u->st.access++;
     memset(rsp, 0, sizeof *rsp);
     for (unsigned l = 0; l < req->lanes; l++) rsp->addr[l] = ga_va_of(req->addr[l], u->tag_bits);
-    if (u->cfg.mode == GA_MODE_HWONLY) access_hwonly(u, req, rsp);
+    if (cfg.mode == GA_MODE_HWONLY) access_hwonly(u, &cfg, req, rsp);
     return GA_OK;
 }
 

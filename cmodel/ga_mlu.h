@@ -10,7 +10,10 @@
  * and clear-halt are accepted while halted [decision: they have no memory effect, and the runtime
  * must keep invalidating on frees]. The memif read callback may call ga_mlu_invalidate / ga_mlu_flush
  * on the same unit (an invalidation committing while a read is in flight, spec §6.5): the fill that
- * read feeds is then dropped. No other re-entry is allowed.
+ * read feeds is then dropped. It may also call ga_mlu_configure / ga_mlu_set_root (a CFG_WRITE
+ * committing while a read is in flight): the operation in flight keeps the registers of its start
+ * (spec §8, configuration captured at acceptance) and only later operations see the new values.
+ * No other re-entry is allowed.
  */
 #ifndef GA_MLU_H
 #define GA_MLU_H

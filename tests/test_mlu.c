@@ -43,6 +43,10 @@ typedef struct {
     unsigned hook_at;
     uint64_t hook_loc;
     bool hook_free;
+    /* configuration hook: after read number cfg_at (1-based) is served, write every register to
+     * cfg_new (a CFG_WRITE committing while the operation's walk or fetch is in flight, spec §8) */
+    unsigned cfg_at;
+    ga_mlu_cfg_t cfg_new;
     /* the test's view of the structure: entries, their locations, table slots */
     unsigned ne;
     ga_entry_t e[MAXENT];
@@ -77,6 +81,7 @@ static int env_read(void *ctx, uint64_t addr, uint32_t len, uint8_t *buf)
         }
         ga_mlu_invalidate(&v->u, v->hook_loc);
     }
+    if (v->cfg_at != 0u && v->n == v->cfg_at) ck_assert_int_eq(ga_mlu_configure(&v->u, &v->cfg_new), GA_OK);
     return rc;
 }
 
@@ -1070,6 +1075,89 @@ START_TEST(test_race)
 }
 END_TEST
 
+/* ---- configuration captured at acceptance (spec §8) ---------------------------------------------- */
+
+/* A configuration write that commits while an operation's read is in flight changes only later
+ * operations: the operation keeps SM_ID, POLICY, MODE, LAYOUT, ROOT and STEP_LIMIT as of its start.
+ * Each step would fail if the model read the live registers: the record's SM_ID, the halt, the second
+ * leader's walk (LAYOUT / ROOT / STEP_LIMIT), and the MODE decision all change with them. */
+START_TEST(test_cfg_at_acceptance)
+{
+    env_t *v = env_new(7, 8);
+    build_list(v);
+    ga_mlu_cfg_t c0 = v->u.cfg;
+    c0.sm_id = 3;
+    c0.policy = GA_POLICY_REPORT;
+    ck_assert_int_eq(ga_mlu_configure(&v->u, &c0), GA_OK);
+    /* every register different: TABLE at a bogus ROOT, STEP_LIMIT 1, TERMINATE, another SM_ID, HWONLY */
+    ga_mlu_cfg_t c1 = { GA_MODE_HWONLY, GA_LAYOUT_TABLE, 0xDEAD0, 1, GA_POLICY_TERMINATE, 0x4242 };
+    ga_warp_rsp_t r;
+
+    /* MEMCHECK.G fetch of A with a tag mismatch; the write commits during the fetch. */
+    v->n = 0;
+    v->cfg_at = 1;
+    v->cfg_new = c1;
+    ck_assert_int_eq(ga_mlu_memcheck_g(&v->u, W1(ga_make_ptr(6, 0x1000, 7), 4), LA, &r), GA_OK);
+    ck_assert_uint_eq(v->n, 1);
+    ck_assert_uint_eq(r.fault, 1);
+    ck_assert_int_eq(r.rec.kind, GA_EXC_TAG_MISMATCH);
+    ck_assert_uint_eq(r.rec.sm, 3);             /* SM_ID at acceptance, not 0x4242 */
+    ck_assert(!v->u.halted);                    /* accepted under REPORT */
+    ck_assert_uint_eq(v->u.first_exc.sm, 3);
+    ck_assert_uint_eq(v->exc_last.sm, 3);
+    ck_assert(cfg_eq(&v->u.cfg, &c1));          /* the write itself took effect */
+
+    /* The converse: accepted under TERMINATE, REPORT written during the fetch: the unit halts, and
+     * the record carries the old SM_ID. */
+    ga_mlu_cfg_t c2 = c0;
+    c2.policy = GA_POLICY_TERMINATE;
+    c2.sm_id = 11;
+    ck_assert_int_eq(ga_mlu_configure(&v->u, &c2), GA_OK);
+    ga_mlu_flush(&v->u);
+    v->n = 0;
+    v->cfg_new = c0;
+    ck_assert_int_eq(ga_mlu_memcheck_g(&v->u, W1(ga_make_ptr(6, 0x1000, 7), 4), LA, &r), GA_OK);
+    ck_assert_uint_eq(r.rec.sm, 11);
+    ck_assert(v->u.halted);
+    ck_assert_int_eq(v->u.cfg.policy, GA_POLICY_REPORT);
+    ga_mlu_clear_halt(&v->u);
+
+    /* HWOnly access with two leaders (A in lane 0, D in lane 1, a wild pointer in lane 2): the write
+     * commits during the first leader's walk; the second leader's walk still runs the LIST from LA
+     * with STEP_LIMIT 65 536 (4 reads, finds D), and the wild lane's record carries SM_ID 3. */
+    c0.mode = GA_MODE_HWONLY;
+    ck_assert_int_eq(ga_mlu_configure(&v->u, &c0), GA_OK);
+    ga_mlu_flush(&v->u);
+    ga_mlu_cfg_t c3 = c1;
+    c3.mode = GA_MODE_COMPILER;
+    c3.policy = GA_POLICY_TERMINATE;
+    v->n = 0;
+    v->cfg_at = 1;
+    v->cfg_new = c3;
+    ga_warp_req_t q = warp1(ga_make_ptr(5, 0x1000, 7), 4);
+    q.lanes = 3;
+    q.active = 7;
+    q.addr[1] = ga_make_ptr(7, 0x4000, 7);
+    q.addr[2] = ga_make_ptr(5, 0x7000, 7);
+    ck_assert_int_eq(ga_mlu_access(&v->u, &q, &r), GA_OK);
+    expect_reads(v, (const uint64_t[]){ LA, LA, LB, LC, LD, LA, LB, LC, LD }, 9, 32);
+    ck_assert_uint_eq(r.fault, 4);
+    ck_assert_int_eq(r.rec.kind, GA_EXC_NO_METADATA);
+    ck_assert_uint_eq(r.rec.lane, 2);
+    ck_assert_uint_eq(r.rec.sm, 3);
+    ck_assert(!v->u.halted);                    /* accepted under REPORT */
+    ck_assert_int_ge(ga_mlb_lookup_loc(&v->u.mlb, LD), 0);
+
+    /* The next operation sees the new registers: COMPILER mode, no check, no read. */
+    v->n = 0;
+    v->cfg_at = 0;
+    ck_assert_int_eq(ga_mlu_access(&v->u, &q, &r), GA_OK);
+    ck_assert_uint_eq(r.fault, 0);
+    ck_assert_uint_eq(v->n, 0);
+    env_free(v);
+}
+END_TEST
+
 /* ---- TABLE and BST through the unit; counters ----------------------------------------------------- */
 
 START_TEST(test_table_and_stats)
@@ -1135,6 +1223,7 @@ static Suite *mlu_suite(void)
     tcase_add_loop_test(tc, test_hwonly_random, 0, 6);
     tcase_add_test(tc, test_policy);
     tcase_add_test(tc, test_race);
+    tcase_add_test(tc, test_cfg_at_acceptance);
     tcase_add_test(tc, test_table_and_stats);
     suite_add_tcase(s, tc);
     return s;

@@ -28,6 +28,15 @@
 //      the per-state Term*_A of ga_walker_props.svh) -- without it the induction trace keeps the
 //      walker busy forever from an unreachable state; with it no further strengthening is needed
 //   8  covers
+//  16  configuration captured at acceptance (spec §8): a ghost copy per id of SM_ID, POLICY,
+//      LAYOUT, ROOT and STEP_LIMIT taken when the request is accepted; every faulting response's
+//      record carries that SM_ID (RecSmAtAccept_A), and the halt that a response commits is decided
+//      by that POLICY (HaltByAcceptPolicy_A; the halt changes only with a response or CLEAR_HALT:
+//      HaltOnlyByRsp_A, ClearHalt_A), whatever CFG_WRITEs were accepted in between; strengthened by
+//      the same equalities for the slow-op, park and (RegLookup) lookup registers. Needs group 1 in
+//      the same job (ids are unique).
+//  32  the same for walks: every walk starts with the LAYOUT, ROOT and STEP_LIMIT of its owner's
+//      acceptance (WalkCfgAtAccept_A), with the same strengthening for those fields
 
 `ifndef GA_FV_MLU_GROUPS
 `define GA_FV_MLU_GROUPS 1
@@ -328,6 +337,78 @@
     always @(*) begin
       if (f_past_valid && rst_ni) begin
         Answered_A: assert (f_age_ok);
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Group 16: configuration captured at acceptance (spec §8)
+  // ---------------------------------------------------------------------------------------------
+  // f_acc_cfg: the registers when each outstanding id was accepted. f_cfg_of gives the same for an
+  // id accepted in this very cycle (RegLookup 0 answers a hit, and starts a walk, in it).
+  localparam int FvCfgW = 16 + 1 + 2 + 64 + 32;
+  logic [FvIds*FvCfgW-1:0] f_acc_cfg;
+  logic [FvCfgW-1:0]       f_cfg_live;
+  assign f_cfg_live = {sm_q, policy_q, layout_q, root_q, limit_q};
+  always @(posedge clk_i) begin
+    for (int i = 0; i < FvIds; i++) begin
+      if (req_fire && req_id_i == IdW'(i)) f_acc_cfg[FvCfgW*i +: FvCfgW] <= f_cfg_live;
+    end
+  end
+  function automatic logic [FvCfgW-1:0] f_cfg_of(input logic [IdW-1:0] id, input logic fire,
+                                                  input logic [IdW-1:0] fid,
+                                                  input logic [FvCfgW-1:0] live,
+                                                  input logic [FvIds*FvCfgW-1:0] acc);
+    f_cfg_of = (fire && fid == id) ? live : acc[FvCfgW*id +: FvCfgW];
+  endfunction
+  // What the context registers hold of the configuration, in the same bit order.
+  logic [FvCfgW-1:0] f_sl_ctx, f_pk_ctx, f_a_ctx;
+  assign f_sl_ctx = {sl_q.sm, sl_q.policy, sl_q.layout, sl_q.root, sl_q.limit};
+  assign f_pk_ctx = {pk_q.sm, pk_q.policy, pk_q.layout, pk_q.root, pk_q.limit};
+  assign f_a_ctx  = {a_ctx.sm, a_ctx.policy, a_ctx.layout, a_ctx.root, a_ctx.limit};
+
+  logic [FvCfgW-1:0] f_r_cfg, f_w_cfg, f_rsp_cfg, f_sl_cfg, f_pk_cfg;
+  assign f_r_cfg   = f_cfg_of(r_id, req_fire, req_id_i, f_cfg_live, f_acc_cfg);   // staged response
+  assign f_w_cfg   = f_cfg_of(sl_d.id, req_fire, req_id_i, f_cfg_live, f_acc_cfg); // walk's owner
+  assign f_rsp_cfg = f_acc_cfg[FvCfgW*rsp_id_q +: FvCfgW];
+  assign f_sl_cfg  = f_acc_cfg[FvCfgW*sl_q.id +: FvCfgW];
+  assign f_pk_cfg  = f_acc_cfg[FvCfgW*pk_q.id +: FvCfgW];
+
+  // The fields each group compares: SM_ID and POLICY (16), LAYOUT, ROOT and STEP_LIMIT (32).
+  localparam logic [FvCfgW-1:0] FvCfgMask = {{17{(FvGroups & 16) != 0}}, {98{(FvGroups & 32) != 0}}};
+  if ((FvGroups & 48) != 0) begin : g_fv_cfg
+    always @(*) begin
+      if (f_past_valid && rst_ni) begin
+        // A faulting response's record carries the SM_ID of its request's acceptance.
+        if ((FvGroups & 16) != 0 && rsp_valid_o && rsp_status_o == ga_pkg::RSP_OK && rsp_fault_o != '0) begin
+          RecSmAtAccept_A: assert (rsp_exc_sm_o == f_rsp_cfg[FvCfgW-1 -: 16]);
+        end
+        // The halt: set by a faulting response whose request was accepted under TERMINATE, cleared
+        // by CLEAR_HALT, otherwise held (spec §4.5, §8).
+        if ((FvGroups & 16) != 0) begin
+          if (r_set && a_fire && a_op == ga_pkg::OP_CLEAR_HALT) begin
+            ClearHalt_A: assert (!halted_d);
+          end else if (r_set && r_status == ga_pkg::RSP_OK && r_fault != '0) begin
+            HaltByAcceptPolicy_A: assert (halted_d == (halted_q ||
+                                          f_r_cfg[FvCfgW-17] == ga_pkg::POLICY_TERMINATE));
+          end else begin
+            HaltOnlyByRsp_A: assert (halted_d == halted_q);
+          end
+        end
+        // Every walk starts with the LAYOUT, ROOT and STEP_LIMIT of its owner's acceptance.
+        if ((FvGroups & 32) != 0 && w_start && w_kind == ga_pkg::WK_WALK) begin
+          WalkCfgAtAccept_A: assert ({w_layout, w_root, w_limit} == f_w_cfg[2+64+32-1:0]);
+        end
+        // Strengthening: the copies the unit keeps are the ghost's.
+        if (sl_state_q != SL_IDLE) begin
+          SlCfg_A: assert (((f_sl_ctx ^ f_sl_cfg) & FvCfgMask) == '0);
+        end
+        if (pk_state_q != PK_EMPTY) begin
+          PkCfg_A: assert (((f_pk_ctx ^ f_pk_cfg) & FvCfgMask) == '0);
+        end
+        if (lk_busy) begin
+          LkCfg_A: assert (((f_a_ctx ^ f_acc_cfg[FvCfgW*a_id +: FvCfgW]) & FvCfgMask) == '0);
+        end
       end
     end
   end

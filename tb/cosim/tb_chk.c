@@ -13,6 +13,15 @@
  * A request whose events went wrong (wrong kind) is marked desynchronised: its later events and its
  * response fields are no longer predicted (the mismatch has been reported already), so one bug does
  * not drown the log.
+ *
+ * Configuration is captured at acceptance (spec §8): a CFG_WRITE and a CLEAR_HALT take effect on the
+ * checker's registers when they are accepted, not when they answer, and every request keeps a copy of
+ * the registers as they were when it was accepted (txn_t.reg). Its walk (LAYOUT, ROOT, STEP_LIMIT),
+ * its record's SM_ID, whether it halts the unit (POLICY) and whether an ACCESS is checked (MODE) come
+ * from that copy, never from the live registers, so a write accepted while a miss is in flight is
+ * predicted exactly. The halt takes effect for requests accepted from the cycle its response is
+ * handed over; a request accepted in that same cycle (reported to the checker just before the
+ * response) is refused after the fact, and a CLEAR_HALT accepted then clears it (halt_now()).
  */
 #include "tb_chk.h"
 
@@ -36,6 +45,7 @@ typedef struct {
     uint64_t cycle; /* accepted */
     uint8_t phase;
     uint8_t exp_status;
+    ga_mlu_cfg_t reg; /* the registers as of acceptance (before a CFG_WRITE's own effect) */
     /* the lookup or job under way */
     bool want_loc;  /* PH_LOOKUP: location lookup (else range) */
     uint8_t lane;   /* leader lane */
@@ -125,8 +135,11 @@ static void ring_pop(ring_t *r)
 struct tb_chk {
     tb_chk_cfg_t cfg;
     ga_mlb_t mlb;
-    ga_mlu_cfg_t reg;
+    ga_mlu_cfg_t reg;  /* as of the latest acceptance */
     bool halted;
+    uint16_t acc_id;   /* the request accepted last, and in which cycle (halt_now()) */
+    uint64_t acc_cycle;
+    bool acc_any;
     txn_t *txn; /* indexed by id */
     unsigned nids, in_flight;
     ring_t jobs;  /* uint16_t ids: the walker's owners in order (own()) */
@@ -495,10 +508,12 @@ static void lookup_miss(tb_chk_t *c, txn_t *t)
 {
     t->gen0 = c->mlb.gen;
     t->job_kind = t->want_loc ? JOB_FETCH : JOB_WALK;
-    t->wc.layout = c->reg.layout;
-    t->wc.root = c->reg.root;
-    t->wc.step_limit = c->reg.step_limit;
+    t->wc.layout = t->reg.layout; /* as of acceptance (spec §8): a parked op or a later HWOnly leader */
+    t->wc.root = t->reg.root;     /* walks with what its request was accepted under */
+    t->wc.step_limit = t->reg.step_limit;
     t->wc.tag_bits = c->cfg.tag_bits;
+    if (t->reg.layout != c->reg.layout || t->reg.root != c->reg.root || t->reg.step_limit != c->reg.step_limit)
+        c->st.stale_walk++;
     t->starved = false;
     t->job_done = false;
     t->job_pending = true;
@@ -553,6 +568,35 @@ static void settle(tb_chk_t *c, txn_t *t)
 /* ---------------------------------------------------------------------------------------------- */
 /* Requests                                                                                        */
 
+/* Apply a legal CFG_WRITE to the registers; false (unchanged) for an illegal one (spec §5.1). */
+static bool cfg_write(ga_mlu_cfg_t *reg, unsigned addr, uint64_t v)
+{
+    switch (addr) {
+    case TB_CFG_MODE:
+        if (v > 1u) return false;
+        reg->mode = (ga_mode_t)v;
+        return true;
+    case TB_CFG_LAYOUT:
+        if (v > 2u) return false;
+        reg->layout = (ga_layout_t)v;
+        return true;
+    case TB_CFG_ROOT: reg->root = v; return true;
+    case TB_CFG_STEP_LIMIT:
+        if (v == 0u || v > UINT32_MAX) return false;
+        reg->step_limit = (uint32_t)v;
+        return true;
+    case TB_CFG_POLICY:
+        if (v > 1u) return false;
+        reg->policy = (ga_policy_t)v;
+        return true;
+    case TB_CFG_SM_ID:
+        if (v > UINT16_MAX) return false;
+        reg->sm_id = (uint16_t)v;
+        return true;
+    default: return false;
+    }
+}
+
 static bool refused_when_halted(const tb_chk_t *c, unsigned op)
 {
     switch (op) {
@@ -587,6 +631,11 @@ void tb_chk_req(tb_chk_t *c, const tb_req_t *r)
     t->phase = PH_DONE;
     t->ref_ok0 = c->ref_on && c->unsettled == 0u;
     t->epoch0 = c->free_epoch;
+    t->reg = c->reg;
+    if ((r->op == TB_OP_CFG_WRITE || r->op == TB_OP_CLEAR_HALT) && c->in_flight > 0u) c->st.cfg_under_load++;
+    c->acc_id = r->id;
+    c->acc_cycle = c->cycle;
+    c->acc_any = true;
     c->in_flight++;
     if (r->op < TB_OPS) c->st.req[r->op]++;
     if (c->cfg.verbose) {
@@ -629,15 +678,40 @@ void tb_chk_req(tb_chk_t *c, const tb_req_t *r)
         }
         break;
     case TB_OP_ACCESS:
-        if (c->reg.mode == GA_MODE_HWONLY) {
+        if (t->reg.mode == GA_MODE_HWONLY) {
             t->pending = tagged;
             next_leader(c, t);
         }
         break;
     case TB_OP_INVALIDATE:
     case TB_OP_FLUSH: t->phase = PH_MAINT; break;
+    case TB_OP_CFG_WRITE: /* takes effect at acceptance: the next request is accepted under it */
+        t->exp_status = cfg_write(&c->reg, r->cfg_addr, r->md) ? TB_ST_OK : TB_ST_CFG_ERROR;
+        break;
+    case TB_OP_CLEAR_HALT: c->halted = false; break;
     default: break;
     }
+}
+
+/* A faulting response of an operation accepted under TERMINATE is being handed over: the unit is
+ * halted from this cycle on (spec §4.5). The DUT registered the response in an earlier cycle and no
+ * request can be accepted while it waits, so only a request accepted in this very cycle (reported
+ * before the response) was accepted while halted: it is refused after the fact (nothing of it has
+ * committed yet: its events are registered, seen from the next cycle), and a CLEAR_HALT accepted in
+ * this cycle clears the halt again. */
+static void halt_now(tb_chk_t *c)
+{
+    if (c->acc_any && c->acc_cycle == c->cycle && c->acc_id < c->nids && c->txn[c->acc_id].live) {
+        txn_t *a = &c->txn[c->acc_id];
+        if (a->req.op == TB_OP_CLEAR_HALT) return;
+        if (a->exp_status != TB_ST_HALTED && refused_when_halted(c, a->req.op)) {
+            if (a->req.op == TB_OP_CFG_WRITE) c->reg = a->reg; /* refused: the write did not happen */
+            a->exp_status = TB_ST_HALTED;
+            a->phase = PH_DONE;
+            a->pending = 0;
+        }
+    }
+    c->halted = true;
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -814,35 +888,6 @@ static unsigned log2_size(uint32_t s)
     return k;
 }
 
-/* Apply a legal CFG_WRITE to the registers; false (unchanged) for an illegal one (spec §5.1). */
-static bool cfg_write(ga_mlu_cfg_t *reg, unsigned addr, uint64_t v)
-{
-    switch (addr) {
-    case TB_CFG_MODE:
-        if (v > 1u) return false;
-        reg->mode = (ga_mode_t)v;
-        return true;
-    case TB_CFG_LAYOUT:
-        if (v > 2u) return false;
-        reg->layout = (ga_layout_t)v;
-        return true;
-    case TB_CFG_ROOT: reg->root = v; return true;
-    case TB_CFG_STEP_LIMIT:
-        if (v == 0u || v > UINT32_MAX) return false;
-        reg->step_limit = (uint32_t)v;
-        return true;
-    case TB_CFG_POLICY:
-        if (v > 1u) return false;
-        reg->policy = (ga_policy_t)v;
-        return true;
-    case TB_CFG_SM_ID:
-        if (v > UINT16_MAX) return false;
-        reg->sm_id = (uint16_t)v;
-        return true;
-    default: return false;
-    }
-}
-
 static void cmp_rec(tb_chk_t *c, const txn_t *t, const tb_rsp_t *r, const ga_warp_rsp_t *w, bool with_addr)
 {
     unsigned lanes = c->cfg.lanes;
@@ -888,7 +933,7 @@ static void third_opinion(tb_chk_t *c, const txn_t *t)
 {
     const ga_rt_cfg_t *rc = ga_rt_cfg(c->rt);
     bool eligible = t->ref_ok0 && c->ref_on && t->epoch0 == c->free_epoch && !t->tainted &&
-                    c->reg.root == ga_rt_root(c->rt) && c->reg.layout == rc->layout &&
+                    t->reg.root == ga_rt_root(c->rt) && t->reg.layout == rc->layout &&
                     (t->walk_status < 0 || t->walk_status == GA_WALK_FOUND || t->walk_status == GA_WALK_RANGE_ONLY ||
                      t->walk_status == GA_WALK_NOT_FOUND);
     if (!eligible) {
@@ -896,8 +941,8 @@ static void third_opinion(tb_chk_t *c, const txn_t *t)
         return;
     }
     bool ok = false;
-    uint64_t maxn = rc->layout == GA_LAYOUT_TABLE ? c->slots : c->reg.step_limit;
-    uint64_t ref = ga_ref_search(c->mem, rc->layout, c->reg.root, c->slots, c->cfg.tag_bits, t->req.addr[0], maxn,
+    uint64_t maxn = rc->layout == GA_LAYOUT_TABLE ? c->slots : t->reg.step_limit;
+    uint64_t ref = ga_ref_search(c->mem, rc->layout, t->reg.root, c->slots, c->cfg.tag_bits, t->req.addr[0], maxn,
                                  NULL, &ok);
     if (!ok) {
         c->st.ref_skipped++;
@@ -934,12 +979,7 @@ void tb_chk_rsp(tb_chk_t *c, const tb_rsp_t *r)
     }
 
     cmp(c, t, "rsp_op", t->req.op, r->op);
-    uint8_t st = t->exp_status;
-    if (t->req.op == TB_OP_CFG_WRITE && st == TB_ST_OK) {
-        ga_mlu_cfg_t nr = c->reg;
-        st = cfg_write(&nr, t->req.cfg_addr, t->req.md) ? TB_ST_OK : TB_ST_CFG_ERROR;
-        if (st == TB_ST_OK) c->reg = nr;
-    }
+    uint8_t st = t->exp_status; /* CFG_WRITE: its legality, decided (and applied) at acceptance */
     if (!cmp(c, t, "rsp_status", st, r->status)) return;
     ga_warp_req_t w;
     ga_warp_rsp_t exp;
@@ -961,11 +1001,11 @@ void tb_chk_rsp(tb_chk_t *c, const tb_rsp_t *r)
         if (c->rt != NULL && t->rd == r->rd) third_opinion(c, t);
         break;
     case TB_OP_MEMCHECK_G:
-        ga_check_g(&w, t->req.md, t->ms, t->e, c->reg.sm_id, tb, &exp);
+        ga_check_g(&w, t->req.md, t->ms, t->e, t->reg.sm_id, tb, &exp);
         cmp_rec(c, t, r, &exp, true);
         break;
     case TB_OP_MEMCHECK_S:
-        ga_check_s(&w, (uint32_t)t->req.md, (uint32_t)(t->req.md >> 32), c->reg.sm_id, &exp);
+        ga_check_s(&w, (uint32_t)t->req.md, (uint32_t)(t->req.md >> 32), t->reg.sm_id, &exp);
         cmp_rec(c, t, r, &exp, true); /* ga_check_s leaves addr 0, as §1.7 says */
         break;
     case TB_OP_ACCESS:
@@ -976,7 +1016,7 @@ void tb_chk_rsp(tb_chk_t *c, const tb_rsp_t *r)
                 exp.rec.kind = (ga_exc_kind_t)t->kinds[l];
                 exp.rec.addr = t->req.addr[l];
                 exp.rec.size = w.size;
-                exp.rec.sm = c->reg.sm_id;
+                exp.rec.sm = t->reg.sm_id;
                 exp.rec.warp = t->req.warp;
                 exp.rec.lane = (uint8_t)l;
                 exp.rec.md = t->mds[l];
@@ -991,8 +1031,9 @@ void tb_chk_rsp(tb_chk_t *c, const tb_rsp_t *r)
         break;
     }
     if (t->req.op != TB_OP_LOADMETA) cmp(c, t, "rsp_rd", 0, r->rd); /* §1.7: only LOADMETA has rd */
-    if (exp.fault != 0u && c->reg.policy == GA_POLICY_TERMINATE) c->halted = true;
-    if (t->req.op == TB_OP_CLEAR_HALT) c->halted = false;
+    if (exp.fault != 0u && t->reg.sm_id != c->reg.sm_id) c->st.stale_sm++;
+    if (exp.fault != 0u && t->reg.policy != c->reg.policy) c->st.stale_policy++;
+    if (exp.fault != 0u && t->reg.policy == GA_POLICY_TERMINATE) halt_now(c);
 }
 
 /* ---------------------------------------------------------------------------------------------- */

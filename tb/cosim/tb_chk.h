@@ -8,6 +8,10 @@
  * predicting each one (hit or miss and the slot of a lookup, the victim of a fill, a dropped fill),
  * and predicts every response.
  *
+ * Configuration (spec §8): a CFG_WRITE or CLEAR_HALT takes effect on the checker's registers when it
+ * is accepted; every request is predicted from the registers as they were at its own acceptance
+ * (walk LAYOUT / ROOT / STEP_LIMIT, record SM_ID, halt POLICY, MODE), never from the live ones.
+ *
  * Metadata reads. Walks and MEMCHECK.G fetches are "jobs", queued in the order of the miss events
  * that start them; the reads on the memory port belong to the jobs in that order (spec §8: the model
  * predicts every read, in order, from the event order). A job is replayed with the model's own
@@ -43,6 +47,11 @@ typedef struct {
     uint64_t faults_by_kind[GA_EXC_KINDS]; /* responses by record kind */
     uint64_t halted_rsps, cfg_errors;
     uint64_t ref_checks, ref_skipped;
+    /* configuration under load (spec §8): CFG_WRITE / CLEAR_HALT accepted with other requests in
+     * flight, and predictions in which the registers of acceptance differ from the live ones (a
+     * checker or DUT that read the live register would disagree there): records (SM_ID), halt
+     * decisions (POLICY), walks started (LAYOUT, ROOT or STEP_LIMIT) */
+    uint64_t cfg_under_load, stale_sm, stale_policy, stale_walk;
     uint64_t mismatches;
 } tb_chk_stats_t;
 
@@ -80,7 +89,7 @@ void tb_chk_fail(tb_chk_t *c, uint64_t opidx, const char *fmt, ...) __attribute_
 
 unsigned tb_chk_in_flight(const tb_chk_t *c);
 bool tb_chk_halted(const tb_chk_t *c);
-const ga_mlu_cfg_t *tb_chk_regs(const tb_chk_t *c);
+const ga_mlu_cfg_t *tb_chk_regs(const tb_chk_t *c); /* as of the latest acceptance */
 const ga_mlb_t *tb_chk_mlb(const tb_chk_t *c);
 tb_chk_stats_t tb_chk_stats(const tb_chk_t *c);
 /* Oldest request still in flight (for timeout messages); false if none. */

@@ -8,7 +8,11 @@
  *   - TERMINATE policy: faulting checks one at a time, operations while halted, CLEAR_HALT;
  *   - corrupt metadata: a cyclic list, a misaligned or unmapped node pointer, entries that run past
  *     2^V, a misaligned ROOT, a table at ROOT 0 (slot 0 at location 0);
- *   - a wrong LAYOUT register; poisoned nodes (error responses); illegal configuration writes.
+ *   - a wrong LAYOUT register; poisoned nodes (error responses); illegal configuration writes;
+ *   - configuration under load (cfg_live): CFG_WRITEs of every register (SM_ID, POLICY, MODE, LAYOUT,
+ *     ROOT, STEP_LIMIT) and CLEAR_HALTs that do not wait for the unit to drain, among misses, so that
+ *     operations in flight must keep the registers of their acceptance (spec §8); outside the
+ *     bursts, the same runs write SM_ID now and then without draining.
  * Pointers come from ga_gen_pointer / ga_gen_warp (the shared case generator) and from the hot set
  * with boundary-biased offsets. Allocations go through the runtime (the driver drains first, spec §8);
  * frees race walks (the driver sends the runtime's invalidations as OP_INVALIDATE requests).
@@ -25,6 +29,9 @@ typedef enum {
     A_CFG,       /* CFG_WRITE a0 = register, a1 = value (SEQ) */
     A_CFG_ROOT,  /* CFG_WRITE ROOT = the runtime's root (SEQ) */
     A_CFG_LAYOUT_RT, /* CFG_WRITE LAYOUT = the runtime's layout (SEQ) */
+    A_CFG_LIVE,  /* CFG_WRITE a0 = register, a1 = value, not drained */
+    A_ROOT_LIVE, /* CFG_WRITE ROOT = the runtime's root + a1 (a2: or 0), not drained */
+    A_CLEAR_LIVE, /* CLEAR_HALT, not drained */
     A_OP,        /* a random request of kind a0 (TB_OP_*), SEQ if a1 */
     A_FLUSH,     /* SEQ flush */
     A_CLEAR,     /* SEQ CLEAR_HALT */
@@ -52,10 +59,13 @@ struct tb_gen {
     uint32_t step_limit;
     bool corrupt_active; /* a corrupt burst's ops: pointers around the fake structure */
     uint64_t fake_ptr;   /* corrupt burst: the live pointer the fake entries imitate */
+    unsigned fake_variant; /* corrupt burst: tb_world_corrupt's variant */
     act_t q[ACTQ];
     unsigned qh, qn;
     uint64_t fake_base;
     bool ended;
+    bool cfg_live; /* configuration writes under load in this run */
+    unsigned max_out; /* the phase's cap on requests in flight */
 };
 
 static uint64_t rnd(tb_gen_t *g, uint64_t n) { return ga_rng_below(&g->rng, n); }
@@ -85,6 +95,8 @@ tb_gen_t *tb_gen_create(const tb_gen_cfg_t *cfg)
     }
     g->step_limit = 65536u;
     g->fake_base = UINT64_C(0x500000000000);
+    /* a hash of the seed, not the stimulus generator, so that the draw leaves every stream as it was */
+    g->cfg_live = cfg->cfg_live > 0 || (cfg->cfg_live < 0 && ((cfg->seed * UINT64_C(0x9E3779B97F4A7C15)) >> 62) != 0u);
     return g;
 }
 
@@ -154,6 +166,8 @@ static uint64_t pick_ptr(tb_gen_t *g, const tb_world_t *w, uint32_t S, uint64_t 
     unsigned r = (unsigned)rnd(g, 100);
     if (g->corrupt_active && r < 50) {
         uint64_t p = g->fake_ptr;
+        /* variant 6: the pointer at the size-0 node's base, whose turn (left or right) decides */
+        if (g->fake_variant == 6u && g->cfg.layout != GA_LAYOUT_TABLE && pct(g, 50)) return with_off(g, p, (uint64_t)0 - 0x1000u);
         if (pct(g, 30)) /* at the very top of the VA space, for entries that run past 2^V */
             return ga_make_ptr(ga_tag_of(p, tb), vmask(g) - rnd(g, 24), tb);
         return with_off(g, p, edge_off(g, 0x4000, S) - 0x1000u);
@@ -341,7 +355,8 @@ static void burst_illegal_cfg(tb_gen_t *g)
 {
     unsigned n = 1u + (unsigned)rnd(g, 4);
     for (unsigned i = 0; i < n; i++) {
-        switch (rnd(g, 6)) {
+        switch (rnd(g, 7)) {
+        case 6: push(g, A_CFG, TB_CFG_SM_ID, 65536u + rnd(g, UINT64_C(1) << 48), 0, 0); break; /* > 16 bits */
         case 0: push(g, A_CFG, TB_CFG_LAYOUT, 3, 0, 0); break;
         case 1: push(g, A_CFG, TB_CFG_STEP_LIMIT, 0, 0, 0); break;
         case 2: push(g, A_CFG, 6u + rnd(g, 2), ga_rng_next(&g->rng), 0, 0); break;
@@ -352,12 +367,14 @@ static void burst_illegal_cfg(tb_gen_t *g)
     }
 }
 
-/* A corrupt structure (variant v) at fake_base; returns the ROOT to use. */
-static void burst_corrupt(tb_gen_t *g, tb_world_t *w)
+/* A corrupt structure (tb_world_corrupt's variant v, or a random one of 0..5 for v < 0) at fake_base,
+ * then ROOT = it, and requests around it. */
+static void burst_corrupt(tb_gen_t *g, tb_world_t *w, int variant)
 {
     if (w->nlive == 0) return;
     g->fake_ptr = w->live[rnd(g, w->nlive)].ptr;
-    unsigned v = (unsigned)rnd(g, 6);
+    unsigned v = variant < 0 ? (unsigned)rnd(g, 6) : (unsigned)variant;
+    g->fake_variant = v;
     push(g, A_ITEM, TB_IT_REF, 0, 0, 0);
     /* the driver writes the structure and then sets ROOT to it (tb_world_corrupt) */
     push(g, A_ITEM, TB_IT_CORRUPT, g->fake_base, 0, v);
@@ -371,6 +388,78 @@ static void burst_corrupt(tb_gen_t *g, tb_world_t *w)
     push(g, A_CFG, TB_CFG_STEP_LIMIT, g->step_limit, 0, 0);
     push(g, A_ITEM, TB_IT_SCRUB, 0, 0, 0);
     push(g, A_FLUSH, 0, 0, 0, 0);
+    push(g, A_ITEM, TB_IT_REF, 0, 0, 1);
+}
+
+/* Configuration under load (spec §8): short patterns of requests that miss, each with a CFG_WRITE
+ * (or CLEAR_HALT) right behind it that does not wait for the unit to drain, so that the write is
+ * accepted while the miss's fetch or walk is in flight (up to 16 requests in flight):
+ *   - a MEMCHECK.G or ACCESS, then SM_ID: the record must carry the SM_ID of its acceptance;
+ *   - POLICY flips around a check that misses: the halt is decided by the POLICY of acceptance
+ *     (TERMINATE -> REPORT and REPORT -> TERMINATE), a CLEAR_HALT after some requests;
+ *   - two misses (the second parks), then LAYOUT, ROOT (another node, 0, misaligned) or STEP_LIMIT:
+ *     the parked walk and later HWOnly leaders keep the values of their acceptance;
+ *   - an ACCESS, then MODE: checked or not as MODE was at its acceptance.
+ * A flush before a pattern makes its lookups miss. ROOT and LAYOUT take wrong values, so walks read
+ * other memory: the third opinion is off and the MLB is flushed at the end (fills from a wrong
+ * structure are not the runtime's entries). Then every register is put back, drained. */
+static void burst_cfg_live(tb_gen_t *g)
+{
+    push(g, A_ITEM, TB_IT_REF, 0, 0, 0);
+    push(g, A_ITEM, TB_IT_MAXOUT, 0, 0, 4u + rnd(g, 13));
+    unsigned n = 6u + (unsigned)rnd(g, 20); /* patterns; at most 6 actions each (ACTQ) */
+    unsigned pol = 0;                       /* POLICY as the burst leaves it (phases run REPORT) */
+    static const unsigned chk[] = { TB_OP_MEMCHECK_G, TB_OP_MEMCHECK_G, TB_OP_ACCESS };
+    static const unsigned walk[] = { TB_OP_LOADMETA, TB_OP_ACCESS };
+    for (unsigned i = 0; i < n; i++) {
+        if (pct(g, 50)) push(g, A_OP, TB_OP_FLUSH, 0, 0, 0);
+        switch (rnd(g, 8)) {
+        case 0:
+        case 1:
+            push(g, A_OP, chk[rnd(g, 3)], 0, 0, 0);
+            /* now and then an illegal SM_ID (wider than 16 bits): CFG_ERROR, the register keeps its value */
+            push(g, A_CFG_LIVE, TB_CFG_SM_ID, pct(g, 10) ? 65536u + rnd(g, UINT64_C(1) << 40) : rnd(g, 65536), 0, 0);
+            break;
+        case 2:
+        case 3:
+            push(g, A_OP, chk[rnd(g, 3)], 0, 0, 0);
+            pol ^= 1u;
+            push(g, A_CFG_LIVE, TB_CFG_POLICY, pol, 0, 0);
+            push(g, A_OP, chk[rnd(g, 3)], 0, 0, 0);
+            if (pct(g, 50)) push(g, A_CLEAR_LIVE, 0, 0, 0, 0);
+            break;
+        case 4:
+        case 5: {
+            push(g, A_OP, walk[rnd(g, 2)], 0, 0, 0);
+            push(g, A_OP, walk[rnd(g, 2)], 0, 0, 0);
+            static const uint64_t off[] = { 0, 32, 8, 64 };
+            switch (rnd(g, 3)) {
+            case 0: push(g, A_CFG_LIVE, TB_CFG_LAYOUT, rnd(g, 3), 0, 0); break;
+            case 1: push(g, A_ROOT_LIVE, 0, off[rnd(g, 4)], pct(g, 25), 0); break;
+            default: push(g, A_CFG_LIVE, TB_CFG_STEP_LIMIT, pct(g, 40) ? 65536u : 1u + rnd(g, 3), 0, 0); break;
+            }
+            push(g, A_OP, walk[rnd(g, 2)], 0, 0, 0);
+            break;
+        }
+        case 6:
+            push(g, A_OP, TB_OP_ACCESS, 0, 0, 0);
+            push(g, A_CFG_LIVE, TB_CFG_MODE, rnd(g, 2), 0, 0);
+            push(g, A_OP, TB_OP_ACCESS, 0, 0, 0);
+            break;
+        default:
+            push(g, A_OP, TB_OP_MEMCHECK_S, 0, 0, 0);
+            push(g, A_CLEAR_LIVE, 0, 0, 0, 0);
+            break;
+        }
+    }
+    push(g, A_CFG, TB_CFG_POLICY, 0, 0, 0);
+    push(g, A_CLEAR, 0, 0, 0, 0);
+    push(g, A_CFG, TB_CFG_MODE, g->hwonly ? 1u : 0u, 0, 0);
+    push(g, A_CFG, TB_CFG_STEP_LIMIT, g->step_limit, 0, 0);
+    push(g, A_CFG_LAYOUT_RT, 0, 0, 0, 0);
+    push(g, A_CFG_ROOT, 0, 0, 0, 0);
+    push(g, A_FLUSH, 0, 0, 0, 0);
+    push(g, A_ITEM, TB_IT_MAXOUT, 0, 0, g->max_out);
     push(g, A_ITEM, TB_IT_REF, 0, 0, 1);
 }
 
@@ -415,17 +504,23 @@ static void new_phase(tb_gen_t *g, tb_world_t *w)
     if (sl != g->step_limit) push(g, A_CFG, TB_CFG_STEP_LIMIT, sl, 0, 0);
     g->step_limit = sl;
     static const unsigned outs[] = { 1, 2, 3, 4, 8, 16, 16, 16, 16, 64 };
-    push(g, A_ITEM, TB_IT_MAXOUT, 0, 0, outs[rnd(g, 10)]);
+    g->max_out = outs[rnd(g, 10)];
+    push(g, A_ITEM, TB_IT_MAXOUT, 0, 0, g->max_out);
     g->max_live = 2u + (size_t)rnd(g, g->cfg.layout == GA_LAYOUT_LIST ? 24 : 48);
     g->hot_n = w->nlive == 0 ? 0u : 1u + (unsigned)rnd(g, w->nlive < 12u ? w->nlive : 12u);
     for (unsigned i = 0; i < g->hot_n; i++) g->hot[i] = w->live[rnd(g, w->nlive)].ptr;
     if (pct(g, 4)) push(g, A_CFG, TB_CFG_SM_ID, rnd(g, 65536), 0, 0);
     unsigned b = (unsigned)rnd(g, 100);
     if (g->cfg.terminate && b < 10) burst_terminate(g);
-    else if (g->cfg.corrupt && b < 16) burst_corrupt(g, w);
+    else if (g->cfg.corrupt && b < 16) burst_corrupt(g, w, -1);
     else if (g->cfg.corrupt && b < 20) burst_wrong_layout(g);
     else if (g->cfg.corrupt && b < 28) burst_poison(g, w);
     else if (g->cfg.illegal_cfg && b < 33) burst_illegal_cfg(g);
+    /* LIST / BST: the equal-key turn (variant 6) in a phase of its own now and then; it is the only
+     * structure whose left and right children differ where the turn on va == base decides */
+    if (g->cfg.corrupt && g->cfg.layout != GA_LAYOUT_TABLE && pct(g, 15)) burst_corrupt(g, w, 6);
+    /* TABLE: a misaligned ROOT (variant 0) likewise, so that short runs see it too */
+    if (g->cfg.corrupt && g->cfg.layout == GA_LAYOUT_TABLE && pct(g, 10)) burst_corrupt(g, w, 0);
     if (pct(g, 20)) push(g, A_FLUSH, 0, 0, 0, 0);
 }
 
@@ -441,6 +536,17 @@ static bool pop_act(tb_gen_t *g, tb_world_t *w, tb_item_t *it)
         case A_CFG: make_cfg(g, it, (unsigned)a.a0, a.a1); g->made++; return true;
         case A_CFG_ROOT: make_cfg(g, it, TB_CFG_ROOT, ga_rt_root(w->rt)); g->made++; return true;
         case A_CFG_LAYOUT_RT: make_cfg(g, it, TB_CFG_LAYOUT, (uint64_t)w->rtc.layout); g->made++; return true;
+        case A_CFG_LIVE:
+            make_cfg(g, it, (unsigned)a.a0, a.a1);
+            it->req.flags = 0u;
+            g->made++;
+            return true;
+        case A_ROOT_LIVE:
+            make_cfg(g, it, TB_CFG_ROOT, a.a2 != 0u ? 0u : ga_rt_root(w->rt) + a.a1);
+            it->req.flags = 0u;
+            g->made++;
+            return true;
+        case A_CLEAR_LIVE: req_init(g, it, TB_OP_CLEAR_HALT, false); g->made++; return true;
         case A_OP:
             g->corrupt_active = a.a2 != 0u;
             make_op(g, w, (unsigned)a.a0, a.a1 != 0u, it);
@@ -504,6 +610,21 @@ bool tb_gen_next(tb_gen_t *g, tb_world_t *w, tb_item_t *it)
         it->name = -1;
         it->len = 1u + rnd(g, 20);
         return true;
+    }
+    /* Configuration under load (spec §8): a burst of patterns about every 500 requests, and SM_ID
+     * written without draining in the plain stream (4 in 1 000). In make cosim-quick (seed 1) 2.3 %
+     * of all requests were configuration writes accepted with others in flight. */
+    if (g->cfg_live) {
+        unsigned c = (unsigned)rnd(g, 1000);
+        if (c < 2) {
+            burst_cfg_live(g);
+            if (pop_act(g, w, it)) return true;
+        } else if (c < 6) {
+            make_cfg(g, it, TB_CFG_SM_ID, rnd(g, 65536));
+            it->req.flags = 0u;
+            g->made++;
+            return true;
+        }
     }
     unsigned k = (unsigned)rnd(g, 1000);
     unsigned op;

@@ -47,6 +47,7 @@ typedef struct {
     unsigned max_out;       /* cap on requests in flight (0: 2^IdW) */
     bool quiet, verbose, halt_refuses_maint;
     bool no_terminate, no_corrupt, no_illegal;
+    int cfg_live;        /* -1: drawn from the seed; 0 / 1: --no-cfg-live / --cfg-live */
     const char *cov_out;
     const char *label;
     uint64_t stop_after; /* stop issuing after this many requests (re-runs) */
@@ -79,6 +80,8 @@ static void usage(FILE *f)
             "  --max-out N         requests in flight at most (default: all ids)\n"
             "  --top-heap          place the heap so that it ends at 2^V\n"
             "  --no-terminate | --no-corrupt | --no-illegal   leave out those directed bursts\n"
+            "  --cfg-live | --no-cfg-live   configuration writes while misses are in flight: always / never\n"
+            "                      (default: in 3 of 4 seeds)\n"
             "  --no-assert         switch the RTL's assertions off (debugging only)\n"
             "  --halt-refuses-maint  expect INVALIDATE/FLUSH/CFG_WRITE to be refused while halted\n"
             "  --fst FILE          write an FST waveform (traced builds only)\n"
@@ -130,6 +133,7 @@ static int parse_opts(int argc, char **argv, opts_t *o)
     o->ops = 10000;
     o->layout = GA_LAYOUT_BST;
     o->max_print = 20;
+    o->cfg_live = -1;
     o->timeout = 2000000;
     o->mk.lat_min = 0;
     o->mk.lat_max = 3;
@@ -211,6 +215,8 @@ static int parse_opts(int argc, char **argv, opts_t *o)
         else if (strcmp(a, "--no-terminate") == 0) o->no_terminate = true;
         else if (strcmp(a, "--no-corrupt") == 0) o->no_corrupt = true;
         else if (strcmp(a, "--no-illegal") == 0) o->no_illegal = true;
+        else if (strcmp(a, "--cfg-live") == 0) o->cfg_live = 1;
+        else if (strcmp(a, "--no-cfg-live") == 0) o->cfg_live = 0;
         else if (strcmp(a, "--halt-refuses-maint") == 0) o->halt_refuses_maint = true;
         else {
             fprintf(stderr, "ga_cosim: unknown option '%s'\n", a);
@@ -581,6 +587,9 @@ static void print_summary(run_t *r, double secs)
     printf("; HALTED %" PRIu64 ", CFG_ERROR %" PRIu64 "\n", s.halted_rsps, s.cfg_errors);
     printf("  third opinion: %" PRIu64 " LOADMETA results compared with ga_ref_search (%" PRIu64 " not comparable)\n",
            s.ref_checks, s.ref_skipped);
+    printf("  configuration under load: %" PRIu64 " writes with requests in flight; registers of acceptance != live"
+           " ones in %" PRIu64 " records (SM_ID), %" PRIu64 " halt decisions (POLICY), %" PRIu64 " walks\n",
+           s.cfg_under_load, s.stale_sm, s.stale_policy, s.stale_walk);
     printf("  cycles %" PRIu64 ", %.2f s, %.0f ops/s, %.2f Mcycles/s\n", r->cycle, secs, secs > 0 ? (double)reqs / secs : 0.0,
            secs > 0 ? (double)r->cycle / secs / 1e6 : 0.0);
     printf("  RTL assertion failures %" PRIu64 "\n", r->asserts);
@@ -632,6 +641,7 @@ int main(int argc, char **argv)
         gc.terminate = !r->o.no_terminate;
         gc.corrupt = !r->o.no_corrupt;
         gc.illegal_cfg = !r->o.no_illegal;
+        gc.cfg_live = r->o.cfg_live;
         r->gen = tb_gen_create(&gc);
         if (r->gen == NULL) return 2;
     }

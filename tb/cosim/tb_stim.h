@@ -47,7 +47,7 @@ void tb_world_fini(tb_world_t *w);
 ga_err_t tb_world_alloc(tb_world_t *w, uint64_t size, int name, uint64_t *ptr);
 /* Runtime free of a live allocation by pointer. */
 ga_err_t tb_world_free(tb_world_t *w, uint64_t ptr);
-/* Write a corrupt metadata structure (variant 0..5; see tb_world.c) at base around live pointer
+/* Write a corrupt metadata structure (variant 0..6; see tb_world.c) at base around live pointer
  * ptr; returns the ROOT value that makes the walker use it. */
 uint64_t tb_world_corrupt(tb_world_t *w, unsigned variant, uint64_t base, uint64_t ptr, uint64_t rnd);
 void tb_world_scrub(tb_world_t *w);
@@ -97,6 +97,8 @@ typedef struct {
     bool terminate;      /* directed TERMINATE-policy bursts */
     bool corrupt;        /* corrupt-structure, wrong-layout and poison bursts */
     bool illegal_cfg;    /* illegal configuration writes */
+    int cfg_live;        /* configuration writes while misses are in flight (spec §8): 1 on, 0 off,
+                            -1 drawn from the seed (3 seeds in 4) */
 } tb_gen_cfg_t;
 
 tb_gen_t *tb_gen_create(const tb_gen_cfg_t *cfg);

@@ -133,6 +133,13 @@ static void add_scrub(tb_world_t *w, unsigned i, uint64_t addr, uint64_t len)
  *   3  an entry with ptr's tag and base and a size running past 2^V and 2^64, above a freed entry
  *   4  variant 3 with a misaligned ROOT (FAULT, no read)
  *   5  ROOT 0 (empty structure)
+ *   6  a node whose entry starts exactly at B = va(ptr) - 0x1000 with size 0 (it covers nothing, so
+ *      a walk for a pointer at B must turn), its left child an entry [B, B + 0x1000), its right
+ *      child one far above, both with null children: a pointer at B is FOUND only by a walk that
+ *      goes left on equality, NOT_FOUND by the spec's rule (right on va >= base, spec §3.3). The
+ *      left child covers nothing below B, so a correct walk never fills it into the MLB (a fill
+ *      would hide the next walk for B). Every other variant has left == right, so this is the one
+ *      that tells the two turns apart (issue 13). LIST follows the first pointer (left).
  * TABLE
  *   0  ROOT misaligned by 8 (FAULT)
  *   1, 4, 5  a copy of the table with random damage: freed tags, zero sizes, huge sizes, kept slots
@@ -166,6 +173,13 @@ uint64_t tb_world_corrupt(tb_world_t *w, unsigned variant, uint64_t base, uint64
             put_node(w, base, ptr, UINT64_MAX - (rnd & 0xFFFFu), base + 32u, base + 32u);
             put_node(w, base + 32u, ga_make_ptr(F, (va - 0x1000u) & ga_va_mask(tb), tb), 0x1000, 0, 0);
             return variant == 3u ? base : base + 16u;
+        case 6: {
+            uint64_t b = (va - 0x1000u) & ga_va_mask(tb);
+            put_node(w, base, ga_make_ptr(tag, b, tb), 0, base + 32u, base + 64u);
+            put_node(w, base + 32u, ga_make_ptr(tag, b, tb), 0x1000, 0, 0);
+            put_node(w, base + 64u, ga_make_ptr(tag, (b + 0x100000u) & ga_va_mask(tb), tb), 8, 0, 0);
+            return base;
+        }
         default: return 0;
         }
     }

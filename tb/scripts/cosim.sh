@@ -30,7 +30,7 @@ done
 [ -n "$out" ] || out="$build/cosim/run"
 [ -n "$ops_wide" ] || ops_wide=$ops
 root=$(cd "$(dirname "$0")/../.." && pwd)
-model_sum() { cat "$root"/cmodel/*.c "$root"/cmodel/*.h "$root"/rtl/*.sv 2>/dev/null | cksum; }
+model_sum() { cat "$root"/cmodel/*.c "$root"/cmodel/*.h "$root"/cmodel/*.def "$root"/rtl/*.sv "$root"/rtl/*.svh "$root"/rtl/*.f 2>/dev/null | cksum; }
 sum0=$(model_sum)
 rm -rf "$out"
 mkdir -p "$out"

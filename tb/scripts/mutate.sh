@@ -14,23 +14,29 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ga_mutant.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# name | configuration | file | perl substitution | what it breaks
+# name | configuration | file | perl substitution | what it breaks [| requests per layout, default
+# MUTANT_OPS: for a bug that only a rare directed burst exposes]
 mutations=(
   "bounds_lt_le|t7_m8_l32|ga_check.sv|s/assign g_lt  = \(g_off < esize_i\);/assign g_lt  = (g_off <= esize_i);/|the range compare off < size of M3 / G6 becomes off <= size: a lane one past the end is grouped with the allocation (HWOnly, spec §5.4)"
   "bounds_size|t7_m8_l1|ga_check.sv|s/\(acc_bytes <= esize_i - g_off\)/(acc_bytes < esize_i - g_off)/|G6 S <= size - off becomes S < size - off: an access ending on the last byte fails"
   "lru_touch_skipped|t7_m8_l1|ga_mlb.sv|s/(MLB_TOUCH: begin\s*\n\s*do_touch = )1'b1;/\${1}1'b0;/|an MLB hit no longer makes its entry most recently used (spec §6.2)"
   "dirty_ignored|t16_m16_l1|ga_mlu.sv|s/if \(sl_dirty_q\) begin/if (1'b0) begin/g|a fill racing an invalidation is not dropped (spec §6.5): stale entries stay in the MLB"
   "shared_top|t16_m8_l32|ga_check.sv|s/33'h1_0000_0000 - \{1'b0, s_a\}/33'h0_FFFF_FFFF - {1'b0, s_a}/|MEMCHECK.S a + S <= 2^32 becomes a + S < 2^32: an access ending at the top of shared memory fails"
+  "exc_sm_live|t7_m8_l1|ga_mlu.sv|s/r_sm    = sl_q\.sm;/r_sm    = sm_q;/g|the record of a MEMCHECK.G miss or an HWOnly access takes SM_ID from the live register, not the value at acceptance (spec §8; issue 13)"
+  "bst_eq_left|t7_m8_l1|ga_walker.sv|s/!\(p_va < rsp_ebase\)\) \? rsp_p1/(p_va > rsp_ebase)) ? rsp_p1/|a BST walk turns left when va(p) equals a non-covering node's base (spec §3.3: right on va >= base); seen only on corrupt BSTs with a size-0 entry and left != right (issue 13)|20000"
+  "table_root_unaligned|t16_m16_l1|ga_walker.sv|s/end else if \(root_q\[3:0\] != 4'd0\) begin/end else if (1'b0) begin/|a TABLE walk with a misaligned ROOT reads ROOT + 16 i instead of failing closed (spec §3.3)"
+  "halt_policy_live|t7_m8_l32|ga_mlu.sv|s/r_policy = sl_q\.policy;/r_policy = policy_q;/g|the halt of a MEMCHECK.G miss or an HWOnly access is decided by the live POLICY, not the value at acceptance (spec §8; issue 13)"
 )
 
 printf 'mutation demo: %s random requests per layout and mutant; RTL copies under %s\n' "$ops" "$tmp"
 echo "The runs use --no-assert, so what catches a mutant is the lockstep comparison alone; each"
 echo "configuration is first run unmutated (the control), which must pass."
 caught=0 total=0 bad=0
-run3() { # $1 binary: runs the three layouts, prints per layout, sets $result
+run3() { # $1 binary, $2 requests per layout: runs the three layouts, prints per layout, sets $result
     result=MISSED
     for l in list bst table; do
-        out=$("$1" --seed 5 --layout "$l" --ops "$ops" --max-print 3 --no-assert 2>&1)
+        # --cfg-live: configuration writes while misses are in flight, whatever the seed draws
+        out=$("$1" --seed 5 --layout "$l" --ops "$2" --max-print 3 --no-assert --cfg-live 2>&1)
         if [ $? -ne 0 ]; then
             result=CAUGHT
             n=$(printf '%s\n' "$out" | sed -n 's/^  mismatches \([0-9]*\)/\1/p')
@@ -54,11 +60,11 @@ for m in "${mutations[@]}"; do
         echo "control $cfg: BUILD FAILED"; tail -20 "$dir/build.log"; exit 1
     fi
     echo "---- control: unmutated rtl/, $cfg"
-    run3 "$dir/build/cosim/$cfg/ga_cosim"
+    run3 "$dir/build/cosim/$cfg/ga_cosim" "$ops"
     if [ "$result" != MISSED ]; then echo "control $cfg fails: the demo needs a passing RTL"; bad=$((bad + 1)); fi
 done
 for m in "${mutations[@]}"; do
-    IFS='|' read -r name cfg file subst what <<<"$m"
+    IFS='|' read -r name cfg file subst what mops <<<"$m"
     total=$((total + 1))
     dir="$tmp/$name"
     mkdir -p "$dir"
@@ -78,8 +84,8 @@ for m in "${mutations[@]}"; do
         bad=$((bad + 1))
         continue
     fi
-    echo "     (configuration $cfg)"
-    run3 "$dir/build/cosim/$cfg/ga_cosim"
+    echo "     (configuration $cfg, ${mops:-$ops} requests per layout)"
+    run3 "$dir/build/cosim/$cfg/ga_cosim" "${mops:-$ops}"
     printf '%-18s %s\n' "$name" "$result"
     [ "$result" = CAUGHT ] && caught=$((caught + 1))
 done
