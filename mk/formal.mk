@@ -18,8 +18,10 @@ formal-deps:
 	@command -v yosys >/dev/null && command -v yosys-smtbmc >/dev/null && command -v z3 >/dev/null \
 	  && command -v yosys-abc >/dev/null || { echo "formal: needs yosys, yosys-smtbmc, yosys-abc, z3 (make deps)"; exit 1; }
 
-formal: formal-deps ## Every CI proof and cover (FV_JOBS="a b" for some); summary table; fails on FAIL/UNKNOWN/ERROR
-	@FV_OUT=$(FV_OUT) bash $(FV_DIR)/run_jobs.sh $(FV_DIR)/jobs.txt $(FV_JOBS)
+# FV_PAR: proofs run at a time by make formal (2: the CI machine's cores; each job is one solver).
+FV_PAR ?= 2
+formal: formal-deps ## Every CI proof and cover, FV_PAR (2) at a time (FV_JOBS="a b" for some); summary table; fails on FAIL/UNKNOWN/ERROR
+	@FV_OUT=$(FV_OUT) FV_PAR=$(FV_PAR) bash $(FV_DIR)/run_jobs.sh $(FV_DIR)/jobs.txt $(FV_JOBS)
 
 formal-full: formal-deps ## Full-size extras: ga_check at 32 lanes, the MLB at 16 entries, MLU liveness with RegLookup, the arbiter at 8, ga_system bounded (slow: ~35 min)
 	@FV_OUT=$(FV_OUT) bash $(FV_DIR)/run_jobs.sh $(FV_DIR)/jobs-full.txt $(FV_JOBS)

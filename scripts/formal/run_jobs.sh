@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Runs formal jobs one after the other (one solver at a time: CI machines have 2 cores) and prints
-# a summary table. Used by `make formal` / `make formal-full` (mk/formal.mk).
+# Runs formal jobs, FV_PAR of them at a time (default 1: one solver at a time), and prints a summary
+# table. Used by `make formal` / `make formal-full` (mk/formal.mk). Each job writes only its own
+# directory FV_OUT/<job>, so jobs in parallel do not interfere; the table is read from their status
+# files after the last one ends.
 #
 #   run_jobs.sh JOBS_FILE [NAME ...]     every job of JOBS_FILE, or only the NAMEs given
 #
 # Job format: scripts/formal/jobs.txt. Environment: FV_RTL (default rtl), FV_OUT (default
-# build/formal). Exit status 0 when every job PASSed, 1 otherwise (FAIL, UNKNOWN or ERROR).
+# build/formal), FV_PAR (default 1, a whole number >= 1). Exit status 0 when every job PASSed, 1
+# otherwise (FAIL, UNKNOWN or ERROR); 2 for a bad command line or FV_PAR.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 jobs_file=$1; shift
 rtl=${FV_RTL:-rtl}
 out=${FV_OUT:-build/formal}
 want=" $* "
+par=${FV_PAR:-1}
+case $par in ''|*[!0-9]*|0) echo "run_jobs.sh: FV_PAR must be a whole number >= 1, got '$par'" >&2; exit 2 ;; esac
 mkdir -p "$out"
 t0=$(date +%s)
 names=()
@@ -19,8 +24,12 @@ while IFS='|' read -r name mode depth top params defines; do
     case $name in ''|'#'*) continue ;; esac
     if [ $# -gt 0 ] && [[ $want != *" $name "* ]]; then continue; fi
     names+=("$name")
-    nice bash "$here/fv.sh" "$name" "$mode" "$depth" "$top" "$params" "$defines" "$rtl" "$out"
+    # a job's own status file is the verdict: stale ones must not survive a job that dies early
+    rm -f "$out/$name/status"
+    nice bash "$here/fv.sh" "$name" "$mode" "$depth" "$top" "$params" "$defines" "$rtl" "$out" </dev/null &
+    while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n || true; done
 done <"$jobs_file"
+wait
 [ ${#names[@]} -gt 0 ] || { echo "run_jobs.sh: no job selected" >&2; exit 2; }
 
 echo
