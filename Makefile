@@ -26,13 +26,14 @@ TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_COMMON := $(sort $(wildcard tests/common_*.c))
 SIM_TOOLS := garun gabench
 
-# Two builds of everything C: plain (optimised) and sanitized (ASan + UBSan).
+# Two builds of everything C: plain (optimised) and sanitized (ASan + UBSan). Header dependencies: each
+# object's own .d file, written by the compile (-MMD -MP in CFLAGS_BASE) and read back by mk/deps.mk.
 define c_build
-$(BUILD)/$(1)/cmodel/%.o: cmodel/%.c $$(wildcard cmodel/*.h) | $(BUILD)/$(1)/cmodel
+$(BUILD)/$(1)/cmodel/%.o: cmodel/%.c | $(BUILD)/$(1)/cmodel
 	$$(CC) $$(CFLAGS_BASE) $(2) -c $$< -o $$@
-$(BUILD)/$(1)/tests/%.o: tests/%.c $$(wildcard cmodel/*.h tests/*.h) | $(BUILD)/$(1)/tests
+$(BUILD)/$(1)/tests/%.o: tests/%.c | $(BUILD)/$(1)/tests
 	$$(CC) $$(CFLAGS_BASE) $$(CHECK_CFLAGS) -Itests $(2) -c $$< -o $$@
-$(BUILD)/$(1)/sim/%.o: sim/%.c $$(wildcard cmodel/*.h sim/*.h) | $(BUILD)/$(1)/sim
+$(BUILD)/$(1)/sim/%.o: sim/%.c | $(BUILD)/$(1)/sim
 	$$(CC) $$(CFLAGS_BASE) -Isim $(2) -c $$< -o $$@
 $(BUILD)/$(1)/libgamodel.a: $$(patsubst cmodel/%.c,$(BUILD)/$(1)/cmodel/%.o,$$(MODEL_SRC))
 	rm -f $$@ && ar rcs $$@ $$^
@@ -93,19 +94,32 @@ TEST_SW := test-gaptx test-ptx-corpus test-cudart test-corpus corpus-san corpus-
 # output grouped per target), after the libraries they share are built.
 # test-full-hw (make test-full, not CI: make test must stay under 35 minutes on an idle 2-core machine,
 # and with these it took about 45): the gate-level co-simulation (mk/synth.mk; about 8 CPU minutes),
-# the board core driven by gaprobe behind a pty and the hx8k_m8 bitstream (mk/fpga.mk), the system RTL
+# the board core and the ECP5 system board tops (fpga-sim-sys, about 2.5 min after its two Verilator
+# builds of 1 and 3 min) driven by gaprobe behind a pty and the hx8k_m8 bitstream (mk/fpga.mk), the system RTL
 # checks and its co-simulation (mk/system.mk, mk/tb.mk). Also not in CI (minutes each, documented where
 # they live): formal-full, formal-mutants, fpga-equiv, synth, fpga, cosim-mutant, coverage.
 TEST_HW := formal cosim-opt fpga-lint
-TEST_FULL_HW := gatesim fpga-sim fpga-quick sys-rtl-check cosim-sys
+TEST_FULL_HW := gatesim fpga-sim fpga-sim-sys fpga-quick sys-rtl-check cosim-sys
 
-test: deps ## What CI runs (see TEST_STEPS); about 34 minutes on 2 idle cores (make test-full: the rest)
-	@for t in $(TEST_STEPS); do \
-	  echo "=== make $$t"; start=$$(date +%s); \
-	  $(MAKE) --no-print-directory $$t || { echo "make test: FAILED in $$t"; exit 1; }; \
-	  echo "=== make $$t: passed in $$(( $$(date +%s) - start )) s"; \
-	done
+# make test is a prerequisite list: one target test-step/<step> per step, each running `make <step>`
+# between timing banners. Each step is an order-only prerequisite of the next (deps first), so make
+# test runs the same steps in the same order at any -j: the steps share build products (libgamodel.a,
+# the Verilated models of verilate) that two recursive makes side by side would build at the same time,
+# and the parallelism is inside the steps (test-sw, test-hw and the Verilator builds run two at a time).
+# The first failing step stops make test (make -k test too: no step runs after a failed one). The chain
+# is drawn only when test or test-full is a goal, so make test-step/<step> runs that step alone.
+TEST_RUN := $(addprefix test-step/,$(TEST_STEPS))
+test: deps $(TEST_RUN) ## What CI runs (see TEST_STEPS); about 34 minutes on 2 idle cores (make test-full: the rest)
 	@echo "make test: all suites passed"
+
+.PHONY: $(TEST_RUN)
+$(TEST_RUN): test-step/%:
+	@echo "=== make $*"; start=$$(date +%s); \
+	  $(MAKE) --no-print-directory $* || { echo "make test: FAILED in $*"; exit 1; }; \
+	  echo "=== make $*: passed in $$(( $$(date +%s) - start )) s"
+# the chain: deps, then each step after the one before it
+test_chain = $(if $(word 2,$(1)),$(eval $(word 2,$(1)): | $(word 1,$(1)))$(call test_chain,$(wordlist 2,$(words $(1)),$(1))))
+$(if $(filter test test-full,$(MAKECMDGOALS)),$(call test_chain,deps $(TEST_RUN)))
 
 test-sw: ## The software half of make test, two at a time: test-gaptx test-ptx-corpus test-cudart test-corpus corpus-san corpus-native-check
 	@$(MAKE) --no-print-directory -j2 $(TEST_SW_BUILD)
@@ -119,7 +133,7 @@ test-full: test ## make test, then the slower hardware flows (test-full-hw): abo
 	@$(MAKE) --no-print-directory test-full-hw
 	@echo "make test-full: all suites passed"
 
-test-full-hw: ## The hardware flows only make test-full runs, two at a time: gatesim fpga-sim fpga-quick sys-rtl-check cosim-sys
+test-full-hw: ## The hardware flows only make test-full runs, two at a time: gatesim fpga-sim fpga-sim-sys fpga-quick sys-rtl-check cosim-sys
 	@$(MAKE) --no-print-directory $(BUILD)/rel/libgamodel.a $(BUILD)/rel/libgatrace.a $(GAPROBE) $(GS_TB_OBJ)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target $(TEST_FULL_HW)
 

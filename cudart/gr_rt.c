@@ -155,6 +155,7 @@ static void init(gr_rt_t *rt)
             gr_stop(rt, GR_EXIT_STOP, "out of host memory");
     }
     msg[0] = '\0';
+    rt->opts.cfg.backends = gr_backends();
     emu_status_t s = emu_create(&rt->opts.cfg, &rt->dev, msg, sizeof msg);
     if (s != EMU_OK || !rt->dev)
         gr_stop(rt, GR_EXIT_STOP, "cannot create the emulated GPU (%s): %s", emu_status_name(s), msg);

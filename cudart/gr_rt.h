@@ -166,6 +166,10 @@ _Noreturn void gr_unsupported_call(const char *name);
  * (the emulator's message); returns m.err. */
 cudaError_t gr_apply(gr_rt_t *rt, gr_mapped_t m, const char *what);
 
+/* The backend registry of this library (cudart/gr_backends.c: NULL, the model only, in the plain
+ * library; model and "rtl" in the RTL library). */
+const ga_backend_def_t *const *gr_backends(void);
+
 /* Host pointer sanity (docs/emulator.md §3.5): p .. p+n-1 must be an address the host can
  * dereference: not NULL (unless n is 0), no wrap, canonical user space (below 2^47 on x86-64, 2^48
  * elsewhere; GPUArmor's tagged device pointers are above). */

@@ -19,6 +19,7 @@
 #ifndef EMU_H
 #define EMU_H
 
+#include "ga_backend.h"
 #include "ga_system.h"
 
 #include <stdbool.h>
@@ -49,6 +50,9 @@ typedef struct {
     bool rtl;                     /* every MLU operation also on the Verilated RTL, checked in lockstep
                                      (only in the RTL build of the runtime; elsewhere emu_create fails
                                      with a message saying which target builds it) */
+    const ga_backend_def_t *const *backends; /* the program's backend registry (cmodel/ga_backend.h);
+                                     NULL: the model only. The runtime library sets it from its
+                                     registration object (cudart/gr_backends.c) */
     const char *trace_out;        /* write a gatrace of the run here (.gz: gzip); NULL: none */
     FILE *log;                    /* where reports go; NULL: stderr */
     uint32_t print_limit;         /* detections printed in full; 0: unlimited; default 100 (all are

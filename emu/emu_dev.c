@@ -122,17 +122,19 @@ emu_status_t emu_create(const emu_cfg_t *cfg, emu_dev_t **out, char *msg, size_t
         free(d);
         return ge == GA_ERR_NO_MEMORY ? EMU_ERR_NO_MEMORY : EMU_ERR_INVALID_VALUE;
     }
-    if (c.rtl) {
-        ga_trace_err_t te;
-        if (ga_backend_rtl(&d->be, &d->sys, &te) != 0) {
-            set_msg(msg, cap, "--rtl: this runtime has no Verilated MLU linked in (build the RTL runtime with "
-                    "'make cudart-rtl'; gpuarmor-run --rtl uses it): %s", te.msg);
+    {
+        char bm[512];
+        int brc = ga_backend_open(c.backends, c.rtl ? "rtl" : "model", &d->sys, NULL, &d->be, bm, sizeof bm);
+        if (brc != GA_BACKEND_OK) {
+            if (brc == GA_BACKEND_NOT_BUILT)
+                set_msg(msg, cap, "--rtl: this runtime has no Verilated MLU built in (build the RTL runtime with "
+                        "'make cudart-rtl'; gpuarmor-run --rtl uses it): %s", bm);
+            else
+                set_msg(msg, cap, "%s", bm);
             ga_system_fini(&d->sys);
             free(d);
             return EMU_ERR_UNSUPPORTED;
         }
-    } else {
-        ga_backend_model(&d->be, &d->sys);
     }
     d->be_open = true;
     d->sm = calloc(c.sms, sizeof *d->sm);
@@ -213,11 +215,7 @@ emu_region_t *emu_region_find(emu_dev_t *d, uint64_t va)
 
 void emu_runtime_changed(emu_dev_t *d)
 {
-    if (d->be.runtime_changed) {
-        const uint64_t *locs;
-        size_t n = ga_rt_invalidations(d->sys.rt, &locs);
-        d->be.runtime_changed(d->be.ctx, locs, n, ga_rt_root(d->sys.rt));
-    }
+    (void)ga_backend_forward(&d->sys, &d->be);
 }
 
 static emu_status_t map_rt_err(ga_err_t e)
@@ -554,9 +552,9 @@ uint64_t emu_finish(emu_dev_t *d)
     if (d->finished) return d->errors;
     d->finished = true;
     if (d->be_open && d->be.check) {
-        ga_trace_err_t te;
-        if (d->be.check(d->be.ctx, &te) != 0) {
-            fprintf(d->log, "========= GPUArmor: the RTL lockstep check failed: %s\n", te.msg);
+        char cm[512];
+        if (d->be.check(d->be.ctx, cm, sizeof cm) != 0) {
+            fprintf(d->log, "========= GPUArmor: the RTL lockstep check failed: %s\n", cm);
             d->errors++;
         }
     }
@@ -572,7 +570,7 @@ void emu_destroy(emu_dev_t *d)
     while (d->modules) emu_module_unload(d, d->modules);
     for (uint32_t i = 0; i < d->nregions; i++) free(d->regions[i].host);
     free(d->regions);
-    if (d->be_open && d->be.destroy) d->be.destroy(d->be.ctx);
+    if (d->be_open) ga_backend_close(&d->be);
     ga_system_fini(&d->sys);
     free(d->sm);
     if (d->own_log && d->log) fclose(d->log);

@@ -25,12 +25,13 @@ CUDART_EMU_LIBS_fake := $(CUDART_DIR)/obj/emu_fake.o
 
 CUDART_H       := $(wildcard cudart/*.h emu/*.h cmodel/*.h) cudart/gr_errtab.inc
 CUDART_LIB_OBJ := $(addprefix $(CUDART_DIR)/obj/,gr_rt.o gr_reg.o gr_mem.o gr_dev.o gr_sync.o gr_pt.o \
-                    gr_errors.o gr_fatbin.o gr_opts.o gr_map.o)
+                    gr_errors.o gr_fatbin.o gr_opts.o gr_map.o gr_backends.o)
 CUDART_GEN_OBJ := $(addprefix $(CUDART_DIR)/gen/,gr_stubs.o gr_stubs_pt.o gr_stubs_interop.o)
 CUDART_RUN_OBJ := $(addprefix $(CUDART_DIR)/obj/,gr_run.o gr_elf.o gr_opts.o gr_fatbin.o)
 # -fPIC: everything here goes into a shared library; the version script exports cuda* / __cuda* in
 # the node libcudart.so.13 and hides the rest (emulator, model, our internals).
-CUDART_CFLAGS  := $(CSTD) $(WARN) $(CUDART_OPT) -fPIC -Icmodel -Iemu -Icudart -I$(CUDA_INC)
+# -MMD -MP: a .d file beside each object (read by mk/deps.mk, which is included after this file).
+CUDART_CFLAGS  := $(CSTD) $(WARN) -MMD -MP $(CUDART_OPT) -fPIC -Icmodel -Iemu -Icudart -I$(CUDA_INC)
 CUDART_LDFLAGS := -shared -Wl,-soname,libcudart.so.13 -Wl,--version-script=cudart/libcudart.map -Wl,-z,defs
 
 $(CUDART_DIR)/obj $(CUDART_DIR)/gen $(CUDART_DIR)/fake $(CUDART_DIR)/tests:

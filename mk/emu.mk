@@ -85,9 +85,10 @@ test-emu: $(foreach t,$(EMU_TESTS),$(BUILD)/rel/tests/$(t) $(BUILD)/san/tests/$(
 
 # ---------------------------------------------------------------------------------------------------
 # The RTL build of the runtime (gpuarmor-run --rtl, docs/emulator.md §8): build/cudart/rtl/
-# libcudart.so.13, the same runtime with the lockstep backend of tb/replay/tb_backend.c linked in front
-# of the trace library's placeholder, so that every MLU operation of a running CUDA program also runs on
-# one Verilated ga_mlu per simulated SM and is checked against the model. One configuration,
+# libcudart.so.13, the same runtime with the lockstep backend of tb/replay/tb_backend.c linked in and
+# named in its backend registry (cudart/gr_backends.c -DGA_WITH_RTL), so that every MLU operation of a
+# running CUDA program also runs on one Verilated ga_mlu per simulated SM and is checked against the
+# model. One configuration,
 # EMU_RTL_CFG (default t7_m8_l32: 7-bit tags, 8-entry MLB, 32 lanes), Verilated with -fPIC into
 # build/verilator/<cfg>-pic/; the harness objects are compiled with -fPIC too; the library is linked
 # by g++ (the model is C++).
@@ -100,15 +101,19 @@ emu_rtl_w = $(word $(1),$(subst _, ,$(EMU_RTL_CFG)))
 EMU_RTL_SV    := $(abspath $(RTL_SRC))
 EMU_RTL_VLT   := $(abspath $(wildcard rtl/*.vlt))
 
-$(EMU_RTL_VDIR)/$(EMU_RTL_CLASS)__ALL.a: $(EMU_RTL_SV) $(RTL_DEPS) $(EMU_RTL_VLT) mk/emu.mk
+# The model depends on its command stamp ($(STAMP_DIR)/vl-emu.cmd, mk/deps.mk), not on this makefile.
+EMU_RTL_VL    = $(VERILATOR) --cc -Wall --assert --top-module ga_mlu -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache \
+  -CFLAGS -fPIC --prefix $(EMU_RTL_CLASS) \
+  -GTagBits=$(patsubst t%,%,$(call emu_rtl_w,1)) -GMlbEntries=$(patsubst m%,%,$(call emu_rtl_w,2)) \
+  -GLanes=$(patsubst l%,%,$(call emu_rtl_w,3)) -Mdir $(abspath $(EMU_RTL_VDIR)) --build \
+  $(RTL_INC) $(EMU_RTL_VLT) $(EMU_RTL_SV)
+EMU_RTL_VLMK  = -f $(EMU_RTL_CLASS).mk OPT_FAST=-O3 OBJCACHE=ccache verilated.o verilated_threads.o
+stamp_vl-emu  = $(EMU_RTL_VL) && make $(EMU_RTL_VLMK)
+$(EMU_RTL_VDIR)/$(EMU_RTL_CLASS)__ALL.a: $(EMU_RTL_SV) $(RTL_DEPS) $(EMU_RTL_VLT) $(STAMP_DIR)/vl-emu.cmd
 	@mkdir -p $(@D)
-	$(VERILATOR) --cc -Wall --assert --top-module ga_mlu -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache \
-	  -CFLAGS -fPIC --prefix $(EMU_RTL_CLASS) \
-	  -GTagBits=$(patsubst t%,%,$(call emu_rtl_w,1)) -GMlbEntries=$(patsubst m%,%,$(call emu_rtl_w,2)) \
-	  -GLanes=$(patsubst l%,%,$(call emu_rtl_w,3)) -Mdir $(abspath $(EMU_RTL_VDIR)) --build \
-	  $(RTL_INC) $(EMU_RTL_VLT) $(EMU_RTL_SV) > $(EMU_RTL_VDIR)/build.log 2>&1 || { cat $(EMU_RTL_VDIR)/build.log; exit 1; }
-	$(MAKE) --no-print-directory -s -C $(EMU_RTL_VDIR) -f $(EMU_RTL_CLASS).mk OPT_FAST=-O3 OBJCACHE=ccache \
-	  verilated.o verilated_threads.o >> $(EMU_RTL_VDIR)/build.log 2>&1 || { cat $(EMU_RTL_VDIR)/build.log; exit 1; }
+	$(EMU_RTL_VL) > $(EMU_RTL_VDIR)/build.log 2>&1 || { cat $(EMU_RTL_VDIR)/build.log; exit 1; }
+	$(MAKE) --no-print-directory -s -C $(EMU_RTL_VDIR) $(EMU_RTL_VLMK) >> $(EMU_RTL_VDIR)/build.log 2>&1 \
+	  || { cat $(EMU_RTL_VDIR)/build.log; exit 1; }
 	@grep -n '%Warning\|%Error' $(EMU_RTL_VDIR)/build.log && exit 1 || true
 
 $(EMU_RTL_DIR)/obj/shim.o: tb/shim/ga_mlu_shim.cpp tb/shim/tb_dut.h $(EMU_RTL_VDIR)/$(EMU_RTL_CLASS)__ALL.a
@@ -120,16 +125,23 @@ $(EMU_RTL_DIR)/obj/shim.o: tb/shim/ga_mlu_shim.cpp tb/shim/tb_dut.h $(EMU_RTL_VD
 	  -DTB_ID_BITS=4 '-DTB_CFG_NAME="$(EMU_RTL_CFG)"' -c $< -o $@
 $(EMU_RTL_DIR)/obj/tb_%.o: tb/cosim/tb_%.c $(wildcard tb/cosim/*.h tb/shim/*.h cmodel/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(WARN) -Icmodel -Itb/cosim -Itb/shim -O2 -g -fPIC -fvisibility=hidden -c $< -o $@
+	$(CC) $(CSTD) $(WARN) $(DEPFLAGS) -Icmodel -Itb/cosim -Itb/shim -O2 -g -fPIC -fvisibility=hidden -c $< -o $@
 $(EMU_RTL_DIR)/obj/tb_backend.o: tb/replay/tb_backend.c $(wildcard tb/cosim/*.h tb/shim/*.h cmodel/*.h sim/trace/*.h sim/eval/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(WARN) -Icmodel -Itb/cosim -Itb/shim -Isim/trace -Isim/eval -O2 -g -fPIC -fvisibility=hidden -c $< -o $@
+	$(CC) $(CSTD) $(WARN) $(DEPFLAGS) -Icmodel -Itb/cosim -Itb/shim -Isim/trace -Isim/eval -O2 -g -fPIC -fvisibility=hidden -c $< -o $@
+
+# The library's backend registry (cudart/gr_backends.c) with "rtl" (-DGA_WITH_RTL), in place of the plain
+# library's model-only one: the RTL backend is chosen by name from it, never by link order.
+$(EMU_RTL_DIR)/obj/gr_backends_rtl.o: cudart/gr_backends.c $(CUDART_H)
+	@mkdir -p $(@D)
+	$(CC) $(CUDART_CFLAGS) -DGA_WITH_RTL -c $< -o $@
+EMU_RTL_CUDART_OBJ := $(filter-out $(CUDART_DIR)/obj/gr_backends.o,$(CUDART_LIB_OBJ)) $(EMU_RTL_DIR)/obj/gr_backends_rtl.o
 
 EMU_RTL_OBJ := $(EMU_RTL_DIR)/obj/tb_backend.o $(EMU_RTL_DIR)/obj/tb_chk.o $(EMU_RTL_DIR)/obj/tb_memsys.o \
                $(EMU_RTL_DIR)/obj/shim.o
-$(EMU_RTL_DIR)/libcudart.so.13: $(EMU_RTL_OBJ) $(CUDART_LIB_OBJ) $(CUDART_GEN_OBJ) $(EMU_PIC_LIBS) \
+$(EMU_RTL_DIR)/libcudart.so.13: $(EMU_RTL_OBJ) $(EMU_RTL_CUDART_OBJ) $(CUDART_GEN_OBJ) $(EMU_PIC_LIBS) \
     $(EMU_RTL_VDIR)/$(EMU_RTL_CLASS)__ALL.a cudart/libcudart.map
-	$(CXX) $(CUDART_LDFLAGS) -o $@ $(EMU_RTL_OBJ) $(CUDART_LIB_OBJ) $(CUDART_GEN_OBJ) $(EMU_PIC_LIBS) \
+	$(CXX) $(CUDART_LDFLAGS) -o $@ $(EMU_RTL_OBJ) $(EMU_RTL_CUDART_OBJ) $(CUDART_GEN_OBJ) $(EMU_PIC_LIBS) \
 	  $(EMU_RTL_VDIR)/$(EMU_RTL_CLASS)__ALL.a $(EMU_RTL_VDIR)/verilated.o $(EMU_RTL_VDIR)/verilated_threads.o \
 	  $(CUDART_LIBS)
 

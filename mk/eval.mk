@@ -7,7 +7,7 @@
 #   build/<rel|san>/eval/gawl     workload listing and gatrace writer (links libgatrace.a, -lz)
 #   build/<rel|san>/eval/gasweep  the corpus traces through the Fig 9-13 sweeps (links libgatrace.a, -lz)
 
-EVAL_SRC    := sim/workloads/ga_workloads.c sim/eval/ga_backend.c sim/eval/ga_backend_rtl_stub.c sim/eval/ga_perf.c \
+EVAL_SRC    := sim/workloads/ga_workloads.c sim/eval/ga_perf.c \
                sim/eval/ga_campaign.c sim/eval/ga_shard.c
 EVAL_H      := $(wildcard sim/workloads/*.h sim/eval/*.h cmodel/*.h)
 EVAL_INC    := -Isim/workloads -Isim/eval

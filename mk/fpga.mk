@@ -17,8 +17,8 @@ GAPROBE_H     := $(wildcard fpga/host/*.h cmodel/*.h sim/trace/*.h)
 GAPROBE       := $(BUILD)/rel/fpga/gaprobe
 
 # ---------------------------------------------------------------------------------------------------
-# gaprobe. gab_replay.o defines ga_backend_rtl and is linked before libgatrace.a, so the trace
-# library's replay hook resolves to the board backend (sim/trace/ga_replay.h).
+# gaprobe. gab_replay.c defines the board backend "board" and names it in its replay's backend registry
+# (cmodel/ga_backend.h): nothing depends on link order.
 $(BUILD)/rel/fpga/%.o: fpga/host/%.c $(GAPROBE_H) | $(BUILD)/rel/fpga
 	$(CC) $(CFLAGS_BASE) -Isim/trace -Isim -O2 -g -c $< -o $@
 $(BUILD)/rel/fpga:
@@ -42,18 +42,47 @@ fsim_w = $(word $(2),$(fsim_par_$(1)))
 FSIM_DIR := $(BUILD)/fpga-sim
 
 define fsim_model
-$(FSIM_DIR)/$(1)/gab_bench: $(FPGA_RTL) $(RTL_DEPS) fpga/sim/gab_bench.cpp mk/fpga.mk
+stamp_vl-fsim-$(1) = $(VERILATOR) --cc --exe --build -Wall -Wno-fatal --assert -O3 -j 2 --top-module ga_board_core \
+  --prefix Vgab_$(1) -GTagBits=$(call fsim_w,$(1),1) -GMlbEntries=$(call fsim_w,$(1),2) \
+  -GLanes=$(call fsim_w,$(1),3) -GClksPerBit=$(call fsim_w,$(1),4) -GVaKeep=$(call fsim_w,$(1),5) \
+  -GMdKeep=$(call fsim_w,$(1),6) -GCntW=$(call fsim_w,$(1),7) -GHwOnlyMode=$(call fsim_w,$(1),8) -CFLAGS '-O2 -DGAB_VTOP=Vgab_$(1) -DGAB_VTOP_H=\"Vgab_$(1).h\" -DGAB_CPB=$(call fsim_w,$(1),4)' \
+  -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache -Mdir $(abspath $(FSIM_DIR)/$(1)/obj) -o $(abspath $(FSIM_DIR)/$(1)/gab_bench) \
+  $(RTL_INC) $(abspath rtl/verilator_waiver.vlt) $(abspath $(FPGA_RTL)) $(abspath fpga/sim/gab_bench.cpp)
+$(FSIM_DIR)/$(1)/gab_bench: $(FPGA_RTL) $(RTL_DEPS) fpga/sim/gab_bench.cpp $(STAMP_DIR)/vl-fsim-$(1).cmd
 	@mkdir -p $(FSIM_DIR)/$(1)
-	@$(VERILATOR) --cc --exe --build -Wall -Wno-fatal --assert -O3 -j 2 --top-module ga_board_core \
-	  --prefix Vgab_$(1) -GTagBits=$(call fsim_w,$(1),1) -GMlbEntries=$(call fsim_w,$(1),2) \
-	  -GLanes=$(call fsim_w,$(1),3) -GClksPerBit=$(call fsim_w,$(1),4) -GVaKeep=$(call fsim_w,$(1),5) \
-	  -GMdKeep=$(call fsim_w,$(1),6) -GCntW=$(call fsim_w,$(1),7) -GHwOnlyMode=$(call fsim_w,$(1),8) -CFLAGS '-O2 -DGAB_VTOP=Vgab_$(1) -DGAB_VTOP_H=\"Vgab_$(1).h\" -DGAB_CPB=$(call fsim_w,$(1),4)' \
-	  -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache -Mdir $(abspath $(FSIM_DIR)/$(1)/obj) -o $(abspath $$@) \
-	  $(RTL_INC) $(abspath rtl/verilator_waiver.vlt) $(abspath $(FPGA_RTL)) $(abspath fpga/sim/gab_bench.cpp) \
+	@$$(stamp_vl-fsim-$(1)) \
 	  > $(FSIM_DIR)/$(1)/build.log 2>&1 || { tail -30 $(FSIM_DIR)/$(1)/build.log; exit 1; }
 	@! grep -n '%Warning\|%Error' $(FSIM_DIR)/$(1)/build.log
 endef
 $(foreach c,$(FPGA_SIM_CFGS),$(eval $(call fsim_model,$(c))))
+
+# System boards (docs/fpga.md §12): the ECP5 board tops with ga_system (NumSms > 1, protocol version 2),
+# Verilated whole (the top's power-on reset, the EHXPLLL stand-in), with the parameters of the ECP5
+# system builds below and a fast UART (Baud: 8 clocks per bit). <name>: top, bench define, parameters.
+#   ulx3s_sys4  the ulx3s_sys4_m16 build: 4 SMs, 16-entry MLBs, 4 lanes, full width, compiler mode
+#   oc_sys2     the orangecrab_sys2_m8_va16 build: 2 SMs, 8-entry MLBs, 1 lane, VA and md kept to 16 bits
+FPGA_SIM_SYS_CFGS := ulx3s_sys4 oc_sys2
+fsys_top_ulx3s_sys4 := ga_board_ulx3s
+fsys_def_ulx3s_sys4 := GAB_TOP_ULX3S
+fsys_par_ulx3s_sys4 := -GNumSms=4 -GMlbEntries=16 -GLanes=4 -GBaud=7500000
+fsys_top_oc_sys2    := ga_board_orangecrab
+fsys_def_oc_sys2    := GAB_TOP_ORANGECRAB
+fsys_par_oc_sys2    := -GNumSms=2 -GMlbEntries=8 -GLanes=1 -GVaKeep=16 -GMdKeep=16 -GCntW=16 -GBaud=6000000
+FSYS_RTL := $(FPGA_RTL) $(filter-out $(RTL_SRC),$(RTL_SYS_SRC)) fpga/ecp5/ga_board_ulx3s.sv \
+            fpga/ecp5/ga_board_orangecrab.sv fpga/ecp5/ga_ecp5_pll_stub.sv
+
+define fsys_model
+stamp_vl-fsim-$(1) = $(VERILATOR) --cc --exe --build -Wall -Wno-DECLFILENAME -Wno-fatal --assert -O3 -j 2 --top-module $(fsys_top_$(1)) \
+  --prefix Vgab_$(1) $(fsys_par_$(1)) -CFLAGS '-O2 -DGAB_VTOP=Vgab_$(1) -DGAB_VTOP_H=\"Vgab_$(1).h\" -DGAB_CPB=8 -D$(fsys_def_$(1))' \
+  -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache -Mdir $(abspath $(FSIM_DIR)/$(1)/obj) -o $(abspath $(FSIM_DIR)/$(1)/gab_bench) \
+  $(RTL_INC) $(abspath rtl/verilator_waiver.vlt) $(abspath $(FSYS_RTL)) $(abspath fpga/sim/gab_bench.cpp)
+$(FSIM_DIR)/$(1)/gab_bench: $(FSYS_RTL) $(RTL_DEPS) fpga/sim/gab_bench.cpp $(STAMP_DIR)/vl-fsim-$(1).cmd
+	@mkdir -p $(FSIM_DIR)/$(1)
+	@$$(stamp_vl-fsim-$(1)) \
+	  > $(FSIM_DIR)/$(1)/build.log 2>&1 || { tail -30 $(FSIM_DIR)/$(1)/build.log; exit 1; }
+	@! grep -n '%Warning\|%Error' $(FSIM_DIR)/$(1)/build.log
+endef
+$(foreach c,$(FPGA_SIM_SYS_CFGS),$(eval $(call fsys_model,$(c))))
 
 # What `make fpga-sim` runs (fpga/sim/run.sh): per configuration a gaprobe session against the bench.
 FSIM_OPS   ?= 1500
@@ -67,6 +96,10 @@ gaprobe: $(GAPROBE) ## Build the host tool gaprobe (build/rel/fpga/gaprobe)
 
 fpga-sim: $(GAPROBE) $(foreach c,$(FPGA_SIM_CFGS),$(FSIM_DIR)/$(c)/gab_bench) ## Board core in Verilator behind a pty, driven by gaprobe, checked against the model (~2 min after the builds)
 	@bash fpga/sim/run.sh --build $(BUILD) --ops $(FSIM_OPS) --seed $(FSIM_SEED) $(FPGA_SIM_CFGS)
+
+.PHONY: fpga-sim-sys
+fpga-sim-sys: $(GAPROBE) $(foreach c,$(FPGA_SIM_SYS_CFGS),$(FSIM_DIR)/$(c)/gab_bench) ## ECP5 system board tops (4 and 2 SMs) in Verilator behind a pty, driven by gaprobe, checked against the model's SMs (test-full)
+	@bash fpga/sim/run.sh --build $(BUILD) --ops $(FSIM_OPS) --seed $(FSIM_SEED) $(FPGA_SIM_SYS_CFGS)
 
 # ---------------------------------------------------------------------------------------------------
 # iCE40 builds: <name>: board, clock (MHz; 12 = the oscillator, no PLL; else icepll's nearest
@@ -157,6 +190,8 @@ FPGA_LINT_CFGS := ga_board_core: ga_board_core:VaKeep=12,MdKeep=16,CntW=16,MlbEn
                   ga_board_hx8k:VaKeep=16,MdKeep=16 ga_board_icebreaker:MlbEntries=2,VaKeep=12 \
                   ga_tim_mlb:VaKeep=16 ga_tim_check:Lanes=2 ga_tim_check:VaKeep=16 \
                   ga_board_ulx3s: ga_board_orangecrab: ga_ecp5_probe:NumSms=0,Lanes=2 \
+                  ga_board_core:NumSms=3,Lanes=2 ga_board_ulx3s:NumSms=4,Lanes=4 \
+                  ga_board_orangecrab:NumSms=2,MlbEntries=8,VaKeep=16,MdKeep=16,CntW=16 \
                   ga_ecp5_probe:NumSms=3,Lanes=1,RegLookup=0
 .PHONY: fpga-lint
 fpga-lint: ## Verilator -Wall lint of fpga/rtl and fpga/timing at several parameter sets
@@ -201,7 +236,12 @@ deps-ecp5: $(ECP5_STAMP) ## Install the pinned YoWASP Yosys + nextpnr-ecp5 into 
 #                     full 64-bit width, compiler mode, the FPGA options, 60 MHz
 #   probe_sys4_m16_l4 the goal system alone between registers on the 85F: 4 SMs, 16-entry MLBs, 4 lanes,
 #                     compiler mode, 50 MHz
-ECP5_BUILDS       := orangecrab_m8_va16 orangecrab_m8 ulx3s_m16_l16 probe_mlu_m16_l32 probe_sys4_m16_l4
+#   ulx3s_sys4_m16_l4 ULX3S 85F system board top (docs/fpga.md §12): ga_system, 4 SMs, 16-entry MLBs,
+#                     4 lanes, full width, compiler mode, protocol version 2, 50 MHz PLL
+#   orangecrab_sys2_m8_va16  OrangeCrab 25F system board top: 2 SMs, 8-entry MLBs, 1 lane, VA and md kept
+#                     to 16 bits (orangecrab_m8_va16's core twice), 48 MHz
+ECP5_BUILDS       := orangecrab_m8_va16 orangecrab_m8 ulx3s_m16_l16 probe_mlu_m16_l32 probe_sys4_m16_l4 \
+                     ulx3s_sys4_m16_l4 orangecrab_sys2_m8_va16
 ECP5_BUILDS_QUICK := orangecrab_m8_va16
 ECP5_SEED         ?= 1
 ecp5_orangecrab_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16" constraints/orangecrab_25f.lpf
@@ -209,6 +249,8 @@ ecp5_orangecrab_m8     := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntrie
 ecp5_ulx3s_m16_l16     := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 16" constraints/ulx3s_85f.lpf
 ecp5_probe_mlu_m16_l32 := 85k CABGA381 6 60 ga_ecp5_probe "-set NumSms 0 -set MlbEntries 16 -set Lanes 32 -set HwOnly 0" constraints/ecp5_probe_85f.lpf
 ecp5_probe_sys4_m16_l4 := 85k CABGA381 6 50 ga_ecp5_probe "-set NumSms 4 -set MlbEntries 16 -set Lanes 4 -set HwOnly 0" constraints/ecp5_probe_85f.lpf
+ecp5_ulx3s_sys4_m16_l4 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 4 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12" constraints/ulx3s_85f.lpf
+ecp5_orangecrab_sys2_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set NumSms 2 -set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16" constraints/orangecrab_25f.lpf
 ECP5_DEPS := $(FPGA_RTL) $(filter-out $(RTL_SRC),$(RTL_SYS_SRC)) $(RTL_DEPS) $(wildcard fpga/ecp5/*.sv) fpga/ecp5.sh fpga/ecp5/result.py
 
 $(ECP5_DIR)/%/result.txt: $(ECP5_DEPS) $(ECP5_STAMP)

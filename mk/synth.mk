@@ -103,15 +103,18 @@ $(GS_DIR)/$(1)_$(2).v: $(SYN_RTL) $(RTL_DEPS)
 	@$(gs_post_$(1))
 	@mv $$@.tmp $$@
 
-$(GS_DIR)/$(1)_$(2)/Vgl_$(1)_$(2)__ALL.a: $(GS_DIR)/$(1)_$(2).v
+# The model depends on its command stamp ($(STAMP_DIR)/vl-gs-<kind>_<cfg>.cmd, mk/deps.mk).
+gs_vl_$(1)_$(2) = verilator --cc -Wno-fatal -Wno-lint -Wno-style -Wno-MULTIDRIVEN -Wno-UNOPTFLAT --top-module ga_mlu \
+  --prefix Vgl_$(1)_$(2) -Mdir $(abspath $(GS_DIR)/$(1)_$(2)) --build -MAKEFLAGS OPT_FAST=-O1 \
+  -MAKEFLAGS OBJCACHE=ccache $(abspath $(GS_DIR)/$(1)_$(2).v)
+gs_vlmk_$(1)_$(2) = -f Vgl_$(1)_$(2).mk OPT_FAST=-O1 OBJCACHE=ccache verilated.o verilated_threads.o
+stamp_vl-gs-$(1)_$(2) = $$(gs_vl_$(1)_$(2)) && make $$(gs_vlmk_$(1)_$(2))
+$(GS_DIR)/$(1)_$(2)/Vgl_$(1)_$(2)__ALL.a: $(GS_DIR)/$(1)_$(2).v $(STAMP_DIR)/vl-gs-$(1)_$(2).cmd
 	@mkdir -p $(GS_DIR)/$(1)_$(2)
 	@echo "gatesim: verilating the $(1) netlist $(2)"
-	@verilator --cc -Wno-fatal -Wno-lint -Wno-style -Wno-MULTIDRIVEN -Wno-UNOPTFLAT --top-module ga_mlu \
-	  --prefix Vgl_$(1)_$(2) -Mdir $(abspath $(GS_DIR)/$(1)_$(2)) --build -MAKEFLAGS OPT_FAST=-O1 \
-	  -MAKEFLAGS OBJCACHE=ccache $(abspath $(GS_DIR)/$(1)_$(2).v) \
+	@$$(gs_vl_$(1)_$(2)) \
 	  > $(GS_DIR)/$(1)_$(2)/build.log 2>&1 || { tail -30 $(GS_DIR)/$(1)_$(2)/build.log; exit 1; }
-	@$(MAKE) --no-print-directory -s -C $(GS_DIR)/$(1)_$(2) -f Vgl_$(1)_$(2).mk OPT_FAST=-O1 OBJCACHE=ccache \
-	  verilated.o verilated_threads.o >> $(GS_DIR)/$(1)_$(2)/build.log 2>&1 \
+	@$(MAKE) --no-print-directory -s -C $(GS_DIR)/$(1)_$(2) $$(gs_vlmk_$(1)_$(2)) >> $(GS_DIR)/$(1)_$(2)/build.log 2>&1 \
 	  || { tail -30 $(GS_DIR)/$(1)_$(2)/build.log; exit 1; }
 
 $(GS_DIR)/$(1)_$(2)/shim.o: tb/shim/ga_mlu_shim.cpp tb/shim/tb_dut.h $(GS_DIR)/$(1)_$(2)/Vgl_$(1)_$(2)__ALL.a

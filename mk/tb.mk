@@ -10,7 +10,7 @@
 # section "Co-simulation", and tb/README.md.
 
 TB_CFGS      := t7_m8_l1 t7_m8_l32 t7_m16_l1 t7_m16_l32 t16_m8_l1 t16_m8_l32 t16_m16_l1 t16_m16_l32
-TB_LAYOUTS   := list bst table
+TB_LAYOUTS   := $(shell bash scripts/layouts.sh --rtl)
 # Optional ga_mlu parameters, co-simulated as extra configurations <cfg>_<suffix> (tb_gx_<cfg>: the extra
 # -G flags): rl = RegLookup 1 and EndForm 1, the accept stage on registered lookups (the FPGA builds'
 # setting; docs/microarchitecture.md §6). Run by cosim-quick and cosim-opt (make test: test-hw).
@@ -18,11 +18,12 @@ TB_CFGS_OPT  := t7_m8_l1_rl t16_m16_l32_rl
 tb_gx_t7_m8_l1_rl    := -GRegLookup=1 -GEndForm=1
 tb_gx_t16_m16_l32_rl := -GRegLookup=1 -GEndForm=1
 TB_JOBS      ?= 2
-# make cosim: random requests per (configuration x layout) run, 24 runs: COSIM_OPS for each of the
-# 12 runs of a 1-lane configuration, COSIM_OPS_WIDE for each of the 12 runs of a 32-lane one (about
-# 10 to 40 times slower to simulate per request): 12 x 500 000 + 12 x 340 000 = 10.08 million.
-COSIM_OPS      ?= 500000
-COSIM_OPS_WIDE ?= 340000
+# make cosim: random requests per (configuration x layout) run, 32 runs (4 layouts): COSIM_OPS for
+# each of the 16 runs of a 1-lane configuration, COSIM_OPS_WIDE for each of the 16 runs of a 32-lane
+# one (about 10 to 40 times slower to simulate per request): 16 x 375 000 + 16 x 255 000 = 10.08
+# million, the total it had with 3 layouts (12 x 500 000 + 12 x 340 000), so make test's time stays.
+COSIM_OPS      ?= 375000
+COSIM_OPS_WIDE ?= 255000
 COSIM_SEED     ?= 1
 QUICK_OPS      ?= 20000
 QUICK_OPS_WIDE ?= 2500
@@ -51,8 +52,9 @@ TB_RTL_DEPS     := $(abspath $(TB_RTL)/ga_isa.svh) $(RTL_F) $(RTL_SYS_F)
 TB_RTL_VLT      := $(abspath $(wildcard $(TB_RTL)/*.vlt))
 TB_C_SRC     := $(sort $(wildcard tb/cosim/*.c))
 TB_H         := $(wildcard tb/cosim/*.h tb/shim/*.h cmodel/*.h)
-TB_CFLAGS    := $(CSTD) $(WARN) -Icmodel -Itb/cosim -Itb/shim
-TB_CXXFLAGS  := -O2 -g -Wall -Wextra -Werror -Itb/shim -isystem $(TB_VL_INC) -isystem $(TB_VL_INC)/vltstd -faligned-new
+# -MMD -MP (DEPFLAGS, mk/deps.mk): each object's .d lists the headers it includes, read back by mk/deps.mk.
+TB_CFLAGS    := $(CSTD) $(WARN) $(DEPFLAGS) -Icmodel -Itb/cosim -Itb/shim
+TB_CXXFLAGS  := -O2 -g -Wall -Wextra -Werror $(DEPFLAGS) -Itb/shim -isystem $(TB_VL_INC) -isystem $(TB_VL_INC)/vltstd -faligned-new
 
 tb_tag   = $(patsubst t%,%,$(word 1,$(subst _, ,$(1))))
 tb_mlb   = $(patsubst m%,%,$(word 2,$(subst _, ,$(1))))
@@ -61,9 +63,10 @@ tb_class = Vga_mlu_$(subst -,_,$(1))
 
 # ---------------------------------------------------------------------------------------------------
 # Harness objects: optimised (rel) and sanitized (san), linked with the model library of that build.
-$(BUILD)/tb/rel/%.o: tb/cosim/%.c $(TB_H) | $(BUILD)/tb/rel
+# Header dependencies: the object's own .d file (written by -MMD, read by mk/deps.mk).
+$(BUILD)/tb/rel/%.o: tb/cosim/%.c | $(BUILD)/tb/rel
 	$(CC) $(TB_CFLAGS) -O2 -g -c $< -o $@
-$(BUILD)/tb/san/%.o: tb/cosim/%.c $(TB_H) | $(BUILD)/tb/san
+$(BUILD)/tb/san/%.o: tb/cosim/%.c | $(BUILD)/tb/san
 	$(CC) $(TB_CFLAGS) -O1 -g $(SAN) -c $< -o $@
 $(BUILD)/tb/rel $(BUILD)/tb/san:
 	mkdir -p $@
@@ -75,19 +78,24 @@ TB_OBJ_SAN := $(patsubst tb/cosim/%.c,$(BUILD)/tb/san/%.o,$(TB_C_SRC))
 #   $(1) cfg, $(2) variant suffix ("", -fst, -cov, -san), $(3) extra Verilator flags,
 #   $(4) VM_* defines and shim defines, $(5) runtime objects, $(6) harness objects + model lib,
 #   $(7) extra link flags
+#   The model depends on its command stamp (mk/deps.mk: $(STAMP_DIR)/vl-<cfg><variant>.cmd holds the
+#   Verilator command and the flags of the make that compiles its output), not on this makefile; the
+#   shim on the headers its .d file lists (-MMD) and on the model (whose header it includes).
 define tb_model
-$(BUILD)/verilator/$(1)$(2)/$(call tb_class,$(1)$(2))__ALL.a: $(TB_RTL_SRC) $(TB_RTL_DEPS) $(TB_RTL_VLT) mk/tb.mk
+tb_vl_$(1)$(2) = $(VERILATOR) $(TB_VL_FLAGS) $(3) --prefix $(call tb_class,$(1)$(2)) \
+  -GTagBits=$(call tb_tag,$(1)) -GMlbEntries=$(call tb_mlb,$(1)) -GLanes=$(call tb_lanes,$(1)) $(tb_gx_$(1)) \
+  -Mdir $(abspath $(BUILD)/verilator/$(1)$(2)) --build $(TB_RTL_INC) $(TB_RTL_VLT) $(TB_RTL_SRC)
+tb_vlmk_$(1)$(2) = -f $(call tb_class,$(1)$(2)).mk OPT_FAST=-O3 OBJCACHE=ccache $(5)
+stamp_vl-$(1)$(2) = $$(tb_vl_$(1)$(2)) && make $$(tb_vlmk_$(1)$(2))
+$(BUILD)/verilator/$(1)$(2)/$(call tb_class,$(1)$(2))__ALL.a: $(TB_RTL_SRC) $(TB_RTL_DEPS) $(TB_RTL_VLT) $(STAMP_DIR)/vl-$(1)$(2).cmd
 	@mkdir -p $$(@D)
-	$(VERILATOR) $(TB_VL_FLAGS) $(3) --prefix $(call tb_class,$(1)$(2)) \
-	  -GTagBits=$(call tb_tag,$(1)) -GMlbEntries=$(call tb_mlb,$(1)) -GLanes=$(call tb_lanes,$(1)) $(tb_gx_$(1)) \
-	  -Mdir $(abspath $(BUILD)/verilator/$(1)$(2)) --build $(TB_RTL_INC) $(TB_RTL_VLT) $(TB_RTL_SRC) >$(BUILD)/verilator/$(1)$(2)/build.log 2>&1 \
+	$$(tb_vl_$(1)$(2)) >$(BUILD)/verilator/$(1)$(2)/build.log 2>&1 \
 	  || { cat $(BUILD)/verilator/$(1)$(2)/build.log; exit 1; }
-	$(MAKE) --no-print-directory -s -C $(BUILD)/verilator/$(1)$(2) -f $(call tb_class,$(1)$(2)).mk \
-	  OPT_FAST=-O3 OBJCACHE=ccache $(5) >>$(BUILD)/verilator/$(1)$(2)/build.log 2>&1 \
+	$(MAKE) --no-print-directory -s -C $(BUILD)/verilator/$(1)$(2) $$(tb_vlmk_$(1)$(2)) >>$(BUILD)/verilator/$(1)$(2)/build.log 2>&1 \
 	  || { cat $(BUILD)/verilator/$(1)$(2)/build.log; exit 1; }
 	@grep -n '%Warning\|%Error' $(BUILD)/verilator/$(1)$(2)/build.log && exit 1 || true
 
-$(BUILD)/cosim/$(1)$(2)/shim.o: tb/shim/ga_mlu_shim.cpp tb/shim/tb_dut.h $(BUILD)/verilator/$(1)$(2)/$(call tb_class,$(1)$(2))__ALL.a
+$(BUILD)/cosim/$(1)$(2)/shim.o: tb/shim/ga_mlu_shim.cpp $(BUILD)/verilator/$(1)$(2)/$(call tb_class,$(1)$(2))__ALL.a
 	@mkdir -p $$(@D)
 	$(CXX) $(TB_CXXFLAGS) $(4) -I$(BUILD)/verilator/$(1)$(2) -DTB_VTOP=$(call tb_class,$(1)$(2)) \
 	  '-DTB_VTOP_H="$(call tb_class,$(1)$(2)).h"' -DTB_TAG_BITS=$(call tb_tag,$(1)) \
@@ -125,7 +133,7 @@ verilate: tb-deps ## Verilate and build every configuration (8 models, in parall
 	@$(MAKE) --no-print-directory -j$(TB_JOBS) $(TB_BINS)
 	@echo "verilate: built $(words $(TB_BINS)) configurations: $(TB_CFGS)"
 
-cosim: verilate ## >= 10 M random requests in lockstep: 8 configs x 3 layouts (16 min on 2 idle cores, more when shared)
+cosim: verilate ## >= 10 M random requests in lockstep: 8 configs x 4 layouts (16 min on 2 idle cores with 3 layouts and the same total)
 	@bash tb/scripts/cosim.sh --jobs $(TB_JOBS) --ops $(COSIM_OPS) --ops-wide $(COSIM_OPS_WIDE) \
 	  --seed $(COSIM_SEED) --build $(BUILD) --out $(BUILD)/cosim/full $(TB_CFGS)
 
@@ -181,22 +189,31 @@ coverage: tb-deps ## Line/branch/toggle coverage of rtl/ from a short run of eve
 # and gaeval linked with one Verilated configuration (RTL_CFG, 32 lanes so any warp fits) as
 #   build/cosim/<cfg>/gasim-rtl    (gasim --rtl --trace X: every MLU op also runs on the RTL, checked)
 #   build/cosim/<cfg>/gaeval-rtl   (gaeval table4 --backend rtl: Table 4's GPUArmor rows on the RTL)
-# The backend object comes before libgatrace.a / libgaeval.a, so it replaces their placeholders.
+# Each links the backend object and a main compiled with -DGA_WITH_RTL, whose backend registry names
+# "rtl" (cmodel/ga_backend.h); plain gasim / gaeval are the same mains without it.
 RTL_CFG      ?= t7_m8_l32
 RTL_TRIALS   ?= 2000
-RTL_LAYOUTS  ?= list bst table
+RTL_LAYOUTS  ?= $(TB_LAYOUTS)
 TB_BE_OBJ    := $(BUILD)/tb/rel/replay/tb_backend.o
 TB_BE_DEPS   := $(BUILD)/tb/rel/tb_chk.o $(BUILD)/tb/rel/tb_memsys.o
 
-$(TB_BE_OBJ): tb/replay/tb_backend.c $(TB_H) $(wildcard sim/trace/*.h sim/eval/*.h)
+$(TB_BE_OBJ): tb/replay/tb_backend.c
 	@mkdir -p $(@D)
 	$(CC) $(TB_CFLAGS) -Isim/trace -Isim/eval -O2 -g -c $< -o $@
+# The mains with the "rtl" backend in their registry.
+TB_RTL_MAINS := $(BUILD)/tb/rel/replay/gasim_rtl.o $(BUILD)/tb/rel/replay/gaeval_rtl.o
+$(BUILD)/tb/rel/replay/gasim_rtl.o: sim/gasim.c $(wildcard cmodel/*.h sim/*.h sim/trace/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_BASE) -Isim -Isim/trace $(OPT) -DGA_WITH_RTL -c $< -o $@
+$(BUILD)/tb/rel/replay/gaeval_rtl.o: sim/eval/gaeval.c $(EVAL_H)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_BASE) $(EVAL_INC) $(OPT) -DGA_WITH_RTL -c $< -o $@
 
 define tb_rtl_tools
-$(BUILD)/cosim/$(1)/gasim-rtl: $(BUILD)/rel/sim/gasim.o $(TB_BE_OBJ) $(TB_BE_DEPS) $(BUILD)/cosim/$(1)/shim.o \
+$(BUILD)/cosim/$(1)/gasim-rtl: $(BUILD)/tb/rel/replay/gasim_rtl.o $(TB_BE_OBJ) $(TB_BE_DEPS) $(BUILD)/cosim/$(1)/shim.o \
     $(BUILD)/rel/libgatrace.a $(BUILD)/rel/libgamodel.a $(BUILD)/verilator/$(1)/$(call tb_class,$(1))__ALL.a
 	$(CXX) -O2 -flto -o $$@ $$^ $(addprefix $(BUILD)/verilator/$(1)/,$(TB_VL_RT_PLAIN)) -pthread -lz -lm
-$(BUILD)/cosim/$(1)/gaeval-rtl: $(BUILD)/rel/eval/gaeval.o $(TB_BE_OBJ) $(TB_BE_DEPS) $(BUILD)/cosim/$(1)/shim.o \
+$(BUILD)/cosim/$(1)/gaeval-rtl: $(BUILD)/tb/rel/replay/gaeval_rtl.o $(TB_BE_OBJ) $(TB_BE_DEPS) $(BUILD)/cosim/$(1)/shim.o \
     $(BUILD)/rel/libgaeval.a $(BUILD)/rel/libgamodel.a $(BUILD)/verilator/$(1)/$(call tb_class,$(1))__ALL.a
 	$(CXX) -O2 -flto -o $$@ $$^ $(addprefix $(BUILD)/verilator/$(1)/,$(TB_VL_RT_PLAIN)) -pthread -lm
 endef
@@ -205,19 +222,19 @@ $(foreach c,$(TB_CFGS),$(eval $(call tb_rtl_tools,$(c))))
 # gasim --rtl --wave FROM:TO: the same gasim-rtl on the FST-traced model, with the backend compiled
 # with TB_TRACE (its wave hook) -> build/cosim/<cfg>-fst/gasim-rtl; plain gasim starts it for --wave.
 TB_BE_OBJ_FST := $(BUILD)/tb/rel/replay/tb_backend_fst.o
-$(TB_BE_OBJ_FST): tb/replay/tb_backend.c $(TB_H) $(wildcard sim/trace/*.h sim/eval/*.h)
+$(TB_BE_OBJ_FST): tb/replay/tb_backend.c
 	@mkdir -p $(@D)
 	$(CC) $(TB_CFLAGS) -Isim/trace -Isim/eval -DTB_TRACE -O2 -g -c $< -o $@
 
 define tb_rtl_wave
-$(BUILD)/cosim/$(1)-fst/gasim-rtl: $(BUILD)/rel/sim/gasim.o $(TB_BE_OBJ_FST) $(TB_BE_DEPS) $(BUILD)/cosim/$(1)-fst/shim.o \
+$(BUILD)/cosim/$(1)-fst/gasim-rtl: $(BUILD)/tb/rel/replay/gasim_rtl.o $(TB_BE_OBJ_FST) $(TB_BE_DEPS) $(BUILD)/cosim/$(1)-fst/shim.o \
     $(BUILD)/rel/libgatrace.a $(BUILD)/rel/libgamodel.a $(BUILD)/verilator/$(1)-fst/$(call tb_class,$(1)-fst)__ALL.a
 	$(CXX) -O2 -flto -o $$@ $$^ $(addprefix $(BUILD)/verilator/$(1)-fst/,$(TB_VL_RT_FST)) -pthread -lz -lm
 endef
 $(foreach c,$(TB_CFGS),$(eval $(call tb_rtl_wave,$(c))))
 
 .PHONY: gasim-rtl gaeval-rtl test-rtl-replay eval-rtl run-rtl gasim-rtl-wave test-rtl-wave
-run-rtl: tb-deps $(BUILD)/cosim/$(RTL_CFG)/gasim-rtl $(BUILD)/rel/sim/garun ## make run's second part: the default workload (garun --write-trace) through the RTL, 3 layouts x 2 modes
+run-rtl: tb-deps $(BUILD)/cosim/$(RTL_CFG)/gasim-rtl $(BUILD)/rel/sim/garun ## make run's second part: the default workload (garun --write-trace) through the RTL, every RTL layout x 2 modes
 	@echo; echo "Co-simulating the default workload through the RTL ($(RTL_CFG), Verilator) in lockstep with the model:"
 	@bash tb/scripts/rtl_replay.sh $(BUILD) $(RTL_CFG) "$(RTL_LAYOUTS)"
 
@@ -249,7 +266,7 @@ eval-rtl: tb-deps $(BUILD)/cosim/$(RTL_CFG)/gaeval-rtl ## Table 4's GPUArmor row
 TB_BENCH_CFG := $(if $(filter command line environment,$(origin RTL_CFG)),$(RTL_CFG),t7_m8_l1)
 TB_BENCH_OBJ := $(BUILD)/tb/rel/bench/tb_rtlbench.o
 
-$(TB_BENCH_OBJ): tb/bench/tb_rtlbench.c $(TB_H)
+$(TB_BENCH_OBJ): tb/bench/tb_rtlbench.c
 	@mkdir -p $(@D)
 	$(CC) $(TB_CFLAGS) -O2 -g -c $< -o $@
 
@@ -280,32 +297,35 @@ tb_sys_gx    = $(if $(filter rl,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEnd
 tb_sys_class = Vga_system_$(1)
 TB_SYS_OBJ   := $(BUILD)/tb/rel/sys/tb_sys.o
 TB_SYS_LIBO  := $(filter-out $(BUILD)/tb/rel/tb_main.o,$(TB_OBJ_REL))
-# make cosim-sys: random LSU requests per (configuration x layout) run; 12 runs. 1-lane runs take
-# SYS_OPS, the 32-lane one SYS_OPS_WIDE: 9 x 120 000 + 3 x 40 000 = 1.2 million (plus the runtime
+# make cosim-sys: random LSU requests per (configuration x layout) run; 16 runs. 1-lane runs take
+# SYS_OPS, the 32-lane one SYS_OPS_WIDE: 12 x 120 000 + 4 x 40 000 = 1.6 million (plus the runtime
 # port's requests, counted once per SM).
 SYS_OPS      ?= 120000
 SYS_OPS_WIDE ?= 40000
 SYS_QUICK_OPS      ?= 8000
 SYS_QUICK_OPS_WIDE ?= 1500
 
-$(TB_SYS_OBJ): tb/sys/tb_sys.c $(TB_H) tb/shim/tb_sysdut.h
+$(TB_SYS_OBJ): tb/sys/tb_sys.c
 	@mkdir -p $(@D)
 	$(CC) $(TB_CFLAGS) -O2 -g -c $< -o $@
 
+# The model depends on its command stamp ($(STAMP_DIR)/vl-sys-<cfg>.cmd, mk/deps.mk), not on this makefile.
 define tb_sys_model
-$(BUILD)/verilator/sys-$(1)/$(call tb_sys_class,$(1))__ALL.a: $(TB_SYS_RTL_SRC) $(TB_RTL_DEPS) $(TB_RTL_VLT) mk/tb.mk
+tb_vl_sys-$(1) = $(VERILATOR) --cc -Wall --assert --top-module ga_system -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache \
+  --prefix $(call tb_sys_class,$(1)) -GNumSms=$(call tb_sys_n,$(1)) -GTagBits=$(call tb_sys_t,$(1)) \
+  -GMlbEntries=$(call tb_sys_m,$(1)) -GLanes=$(call tb_sys_l,$(1)) -GIdW=4 $(call tb_sys_gx,$(1)) \
+  -Mdir $(abspath $(BUILD)/verilator/sys-$(1)) --build $(TB_RTL_INC) $(TB_RTL_VLT) $(TB_SYS_RTL_SRC)
+tb_vlmk_sys-$(1) = -f $(call tb_sys_class,$(1)).mk OPT_FAST=-O3 OBJCACHE=ccache $(TB_VL_RT_PLAIN)
+stamp_vl-sys-$(1) = $$(tb_vl_sys-$(1)) && make $$(tb_vlmk_sys-$(1))
+$(BUILD)/verilator/sys-$(1)/$(call tb_sys_class,$(1))__ALL.a: $(TB_SYS_RTL_SRC) $(TB_RTL_DEPS) $(TB_RTL_VLT) $(STAMP_DIR)/vl-sys-$(1).cmd
 	@mkdir -p $$(@D)
-	$(VERILATOR) --cc -Wall --assert --top-module ga_system -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache \
-	  --prefix $(call tb_sys_class,$(1)) -GNumSms=$(call tb_sys_n,$(1)) -GTagBits=$(call tb_sys_t,$(1)) \
-	  -GMlbEntries=$(call tb_sys_m,$(1)) -GLanes=$(call tb_sys_l,$(1)) -GIdW=4 $(call tb_sys_gx,$(1)) \
-	  -Mdir $(abspath $(BUILD)/verilator/sys-$(1)) --build $(TB_RTL_INC) $(TB_RTL_VLT) $(TB_SYS_RTL_SRC) \
+	$$(tb_vl_sys-$(1)) \
 	  >$(BUILD)/verilator/sys-$(1)/build.log 2>&1 || { cat $(BUILD)/verilator/sys-$(1)/build.log; exit 1; }
-	$(MAKE) --no-print-directory -s -C $(BUILD)/verilator/sys-$(1) -f $(call tb_sys_class,$(1)).mk \
-	  OPT_FAST=-O3 OBJCACHE=ccache $(TB_VL_RT_PLAIN) >>$(BUILD)/verilator/sys-$(1)/build.log 2>&1 \
+	$(MAKE) --no-print-directory -s -C $(BUILD)/verilator/sys-$(1) $$(tb_vlmk_sys-$(1)) >>$(BUILD)/verilator/sys-$(1)/build.log 2>&1 \
 	  || { cat $(BUILD)/verilator/sys-$(1)/build.log; exit 1; }
 	@grep -n '%Warning\|%Error' $(BUILD)/verilator/sys-$(1)/build.log && exit 1 || true
 
-$(BUILD)/cosim/sys-$(1)/shim.o: tb/shim/ga_system_shim.cpp tb/shim/tb_sysdut.h tb/shim/tb_dut.h \
+$(BUILD)/cosim/sys-$(1)/shim.o: tb/shim/ga_system_shim.cpp \
     $(BUILD)/verilator/sys-$(1)/$(call tb_sys_class,$(1))__ALL.a
 	@mkdir -p $$(@D)
 	$(CXX) $(TB_CXXFLAGS) $(TB_VM_PLAIN) -I$(BUILD)/verilator/sys-$(1) -DTB_VTOP=$(call tb_sys_class,$(1)) \
@@ -338,7 +358,7 @@ cosim-sys-mutant: tb-deps ## Mutate a copy of ga_system / ga_arb (4 bugs) and sh
 
 # The system harness under ASan + UBSan (the C objects sanitized, the Verilated model as built).
 TB_SYS_OBJ_SAN := $(BUILD)/tb/san/sys/tb_sys.o
-$(TB_SYS_OBJ_SAN): tb/sys/tb_sys.c $(TB_H) tb/shim/tb_sysdut.h
+$(TB_SYS_OBJ_SAN): tb/sys/tb_sys.c
 	@mkdir -p $(@D)
 	$(CC) $(TB_CFLAGS) -O1 -g $(SAN) -c $< -o $@
 $(BUILD)/cosim/sys-s4_t7_m16_l1/ga_syscosim-san: $(BUILD)/cosim/sys-s4_t7_m16_l1/shim.o $(TB_SYS_OBJ_SAN) \

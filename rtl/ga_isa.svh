@@ -6,9 +6,7 @@
   localparam int StatusW = 2;
   localparam int ExcW = 3;
   localparam int CfgAddrW = 3;
-  // The RTL's layout code: 2 bits hold every layout it has (ga_layouts.def rtl column);
-  // the LAYOUT register is 3 bits (CFG_LAYOUT_*), and a code the RTL lacks is refused.
-  localparam int LayoutW = 2;
+  localparam int LayoutW = 3;
   localparam int EvKindW = 3;
   localparam int WalkStW = 3;
   localparam int MdStW = 2;
@@ -77,9 +75,10 @@
   localparam logic [15:0] CFG_SM_ID_LO = 16'd0;
   localparam logic [15:0] CFG_SM_ID_HI = 16'd65535;
 
-  localparam logic [LayoutW-1:0] LAYOUT_LIST = 2'd0;
-  localparam logic [LayoutW-1:0] LAYOUT_BST = 2'd1;
-  localparam logic [LayoutW-1:0] LAYOUT_TABLE = 2'd2;
+  localparam logic [LayoutW-1:0] LAYOUT_LIST = 3'd0;
+  localparam logic [LayoutW-1:0] LAYOUT_BST = 3'd1;
+  localparam logic [LayoutW-1:0] LAYOUT_TABLE = 3'd2;
+  localparam logic [LayoutW-1:0] LAYOUT_INDEX = 3'd3;
 
   // spec §5.1: whether CFG_WRITE of value v to register a is legal in this RTL (else CFG_ERROR,
   // nothing changes): the .def's ranges, LAYOUT only the codes the RTL has; an unknown address is
@@ -88,7 +87,7 @@
     cfg_legal = 1'b0;
     case (a)
       CFG_MODE: cfg_legal = (v[63:1] == '0);
-      CFG_LAYOUT: cfg_legal = (v[63:3] == '0) && (v[2:0] == 3'd0 || v[2:0] == 3'd1 || v[2:0] == 3'd2);
+      CFG_LAYOUT: cfg_legal = (v[63:3] == '0) && (v[2:0] <= CFG_LAYOUT_HI);
       CFG_ROOT: cfg_legal = 1'b1;
       CFG_STEP_LIMIT: cfg_legal = (v[63:32] == '0) && (v[31:0] >= CFG_STEP_LIMIT_LO);
       CFG_POLICY: cfg_legal = (v[63:1] == '0);

@@ -39,6 +39,9 @@
 //   HwOnly      0 | 1     1 (default): both modes of spec §5. 0: a compiler-mode-only unit: a
 //                         CFG_WRITE of MODE = 1 (HWONLY) is illegal (CFG_ERROR) and the HWOnly
 //                         sequencer is left out (the FPGA builds, docs/fpga.md §6)
+//   HasIndex    0 | 1     1 (default): the walker's INDEX block is built (spec §2.3). 0: it is left
+//                         out and a CFG_WRITE of LAYOUT = INDEX (3) is illegal (CFG_ERROR), as
+//                         for a layout the RTL lacks (the iCE40 board builds, docs/fpga.md)
 //   EndForm     0 | 1     EndForm of ga_check, ga_mlb and ga_walker: the same functions computed
 //                         against the end bound base + size (fewer and shorter carry chains;
 //                         docs/fpga.md §5.4)
@@ -78,6 +81,7 @@ module ga_mlu #(
   parameter int Lanes      = 32,
   parameter int IdW        = 4,
   parameter int HwOnly     = 1,
+  parameter int HasIndex   = 1,
   parameter int EndForm    = 0,
   parameter int RegLookup  = 0
 ) (
@@ -119,7 +123,7 @@ module ga_mlu #(
   output logic                      mem_req_valid_o,
   input  logic                      mem_req_ready_i,
   output logic [63:0]               mem_req_addr_o,
-  output logic                      mem_req_len_o,
+  output logic [ga_pkg::MemLenW-1:0] mem_req_len_o,   // 0: 16, 1: 32, 2: 128 bytes (4 beats)
   input  logic                      mem_rsp_valid_i,
   output logic                      mem_rsp_ready_o,
   input  logic [255:0]              mem_rsp_data_i,
@@ -194,7 +198,7 @@ module ga_mlu #(
     logic [31:0]                limit;
   } ctx_t;
 
-  localparam int CtxW = IdW + 16 + 2 * Lanes + AW + 3 + 64 + 16 + 1 + 2 + 64 + 32;   // bits of ctx_t
+  localparam int CtxW = IdW + 16 + 2 * Lanes + AW + 3 + 64 + 16 + 1 + ga_pkg::LayoutW + 64 + 32;  // bits of ctx_t
 
   // Slow-op register: the one operation that owns the walker (or the HWOnly sequencer).
   typedef enum logic [2:0] {
@@ -477,8 +481,9 @@ module ga_mlu #(
   logic                 w_found;
 
   ga_walker #(
-    .TagBits (TagBits),
-    .EndForm (EndForm)
+    .TagBits  (TagBits),
+    .EndForm  (EndForm),
+    .HasIndex (HasIndex)
   ) u_walker (
     .clk_i,
     .rst_ni,
@@ -646,10 +651,12 @@ module ga_mlu #(
                        !w_done_g && !lk_busy;
 
   // Configuration write legality (spec §5.1; microarchitecture §1.7): the ranges of cmodel/ga_isa.def
-  // with LAYOUT limited to the layouts this RTL has (ga_pkg::cfg_legal, generated), and MODE = HWONLY
-  // only in a unit built with HwOnly.
+  // with LAYOUT limited to the layouts this RTL has (ga_pkg::cfg_legal, generated), MODE = HWONLY
+  // only in a unit built with HwOnly, and LAYOUT = INDEX only in a unit built with HasIndex.
   function automatic logic cfg_legal(input logic [ga_pkg::CfgAddrW-1:0] a, input logic [63:0] v);
-    cfg_legal = ga_pkg::cfg_legal(a, v) && (a != ga_pkg::CFG_MODE || HwOnly != 0 || !v[0]);
+    cfg_legal = ga_pkg::cfg_legal(a, v) && (a != ga_pkg::CFG_MODE || HwOnly != 0 || !v[0]) &&
+                (a != ga_pkg::CFG_LAYOUT || HasIndex != 0 ||
+                 v[ga_pkg::LayoutW-1:0] != ga_pkg::LAYOUT_INDEX);
   endfunction
 
   // ---------------------------------------------------------------------------------------------

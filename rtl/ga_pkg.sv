@@ -57,9 +57,17 @@ package ga_pkg;
   localparam logic [MlbOpW-1:0] MLB_INVAL = 3'd3;  // invalidate every entry at upd_loc, spec §6.4
   localparam logic [MlbOpW-1:0] MLB_FLUSH = 3'd4;  // all invalid, ages reset, spec §6.4
 
-  // Metadata memory read length (mem_req_len_o)
-  localparam logic MEM_LEN_16 = 1'b0;  // one entry (TABLE slot, MEMCHECK.G fetch)
-  localparam logic MEM_LEN_32 = 1'b1;  // one LIST/BST node
+  // Metadata memory read length (mem_req_len_o, microarchitecture §1.3). A 16- or 32-byte read is
+  // answered by one response beat; a 128-byte read by IdxNodeBytes / (MemDataW / 8) = 4 beats in
+  // address order. Code 3 is never issued.
+  localparam int MemLenW = 2;
+  localparam logic [MemLenW-1:0] MEM_LEN_16  = 2'd0;  // one entry (TABLE / INDEX slot, MEMCHECK.G fetch)
+  localparam logic [MemLenW-1:0] MEM_LEN_32  = 2'd1;  // one LIST/BST node
+  localparam logic [MemLenW-1:0] MEM_LEN_128 = 2'd2;  // one INDEX node (one L1 line)
+
+  // INDEX node (spec §2.3): bytes and fan-out (refs per node)
+  localparam int IdxNodeBytes = 128;
+  localparam int IdxFan       = 11;
 
   // Byte offsets inside a node (spec §2.2, §2.3); bit offsets in mem_rsp_data_i
   localparam int NodeTbLsb   = 0;    // +0  tagged base

@@ -18,6 +18,9 @@
 //   - the metadata memory read port, through a round-robin arbiter (ga_arb). A read carries its SM's
 //     index on mem_req_sm_o and its response must carry it back on mem_rsp_sm_i. Every SM keeps at
 //     most one read outstanding (ga_walker), so responses of different SMs may come in any order.
+//     A response is one beat per 16- or 32-byte read and four beats (in address order) per 128-byte
+//     INDEX node read (microarchitecture §1.3); every beat names its SM on mem_rsp_sm_i, and beats
+//     of different SMs may interleave (each SM takes its own in order).
 //   - the TABLE oracle port, likewise (orc_req_sm_o / orc_rsp_sm_i).
 //   - the runtime port (rt_*): one command at a time (INVALIDATE, FLUSH, CFG_WRITE, CLEAR_HALT) is
 //     delivered to every SM's MLU through that SM's request port, with the reserved MLU id
@@ -31,7 +34,7 @@
 //   Lanes       1 .. 32   lanes per warp operation (spec §4.4)
 //   IdW         1 .. 15   LSU request id width; each MLU has IdW + 1 (the runtime's reserved id)
 //   NumSms      1 .. 8    SMs, one MLU each
-//   HwOnly, EndForm, RegLookup: passed to every ga_mlu (docs/microarchitecture.md §1)
+//   HwOnly, HasIndex, EndForm, RegLookup: passed to every ga_mlu (docs/microarchitecture.md §1)
 //
 // Per-SM vectors are flat: SM s's field of width W at [s*W +: W].
 //
@@ -63,6 +66,7 @@ module ga_system #(
   parameter int IdW        = 4,
   parameter int NumSms     = 4,
   parameter int HwOnly     = 1,
+  parameter int HasIndex   = 1,
   parameter int EndForm    = 0,
   parameter int RegLookup  = 0
 ) (
@@ -113,7 +117,7 @@ module ga_system #(
   output logic                          mem_req_valid_o,
   input  logic                          mem_req_ready_i,
   output logic [63:0]                   mem_req_addr_o,
-  output logic                          mem_req_len_o,
+  output logic [ga_pkg::MemLenW-1:0]    mem_req_len_o,
   output logic [SmIdxW-1:0]             mem_req_sm_o,
   input  logic                          mem_rsp_valid_i,
   output logic                          mem_rsp_ready_o,
@@ -144,7 +148,7 @@ module ga_system #(
   // Per-SM status (§1.6)
   output logic [NumSms-1:0]             halted_o,
   output logic [NumSms-1:0]             cfg_mode_o,
-  output logic [NumSms*2-1:0]           cfg_layout_o,
+  output logic [NumSms*ga_pkg::LayoutW-1:0] cfg_layout_o,
   output logic [NumSms*64-1:0]          cfg_root_o,
   output logic [NumSms*32-1:0]          cfg_step_limit_o,
   output logic [NumSms-1:0]             cfg_policy_o,
@@ -254,13 +258,15 @@ module ga_system #(
   // ---------------------------------------------------------------------------------------------
   // Shared ports: walkers' reads and oracle queries through round-robin arbiters
   // ---------------------------------------------------------------------------------------------
-  logic [NumSms-1:0]      w_mem_valid, w_mem_ready, w_mem_len, w_mem_rsp_ready;
-  logic [NumSms*65-1:0]   w_mem_pay;
+  localparam int MemPayW = 64 + ga_pkg::MemLenW;      // {len, addr}
+  logic [NumSms-1:0]      w_mem_valid, w_mem_ready, w_mem_rsp_ready;
+  logic [NumSms*ga_pkg::MemLenW-1:0] w_mem_len;
+  logic [NumSms*MemPayW-1:0] w_mem_pay;
   logic [NumSms-1:0]      w_orc_valid, w_orc_ready;
   logic [NumSms*64-1:0]   w_orc_va;
-  logic [64:0]            mem_pay;
+  logic [MemPayW-1:0]     mem_pay;
 
-  ga_arb #(.N(NumSms), .PayW(65)) u_mem_arb (
+  ga_arb #(.N(NumSms), .PayW(MemPayW)) u_mem_arb (
     .clk_i, .rst_ni,
     .req_valid_i (w_mem_valid),
     .req_ready_o (w_mem_ready),
@@ -271,7 +277,7 @@ module ga_system #(
     .out_id_o    (mem_req_sm_o)
   );
   assign mem_req_addr_o  = mem_pay[63:0];
-  assign mem_req_len_o   = mem_pay[64];
+  assign mem_req_len_o   = mem_pay[64 +: ga_pkg::MemLenW];
   assign mem_rsp_ready_o = |w_mem_rsp_ready;
 
   ga_arb #(.N(NumSms), .PayW(64)) u_orc_arb (
@@ -314,7 +320,8 @@ module ga_system #(
     assign rt_rsp_o[s]    = m_rsp_valid[s] && m_rsp_sys[s];
     assign rt_rsp_status_o[s*2 +: 2] = m_rsp_status[s*2 +: 2];
     assign rsp_status_o[s*2 +: 2]    = m_rsp_status[s*2 +: 2];
-    assign w_mem_pay[s*65 +: 65]     = {w_mem_len[s], m_mem_addr};
+    assign w_mem_pay[s*MemPayW +: MemPayW] = {w_mem_len[s*ga_pkg::MemLenW +: ga_pkg::MemLenW],
+                                              m_mem_addr};
 
     ga_mlu #(
       .TagBits    (TagBits),
@@ -322,6 +329,7 @@ module ga_system #(
       .Lanes      (Lanes),
       .IdW        (MIdW),
       .HwOnly     (HwOnly),
+      .HasIndex   (HasIndex),
       .EndForm    (EndForm),
       .RegLookup  (RegLookup)
     ) u_mlu (
@@ -356,7 +364,7 @@ module ga_system #(
       .mem_req_valid_o  (w_mem_valid[s]),
       .mem_req_ready_i  (w_mem_ready[s]),
       .mem_req_addr_o   (m_mem_addr),
-      .mem_req_len_o    (w_mem_len[s]),
+      .mem_req_len_o    (w_mem_len[s*ga_pkg::MemLenW +: ga_pkg::MemLenW]),
       .mem_rsp_valid_i  (mem_rsp_valid_i && mem_rsp_sm_i == SmIdxW'(s)),
       .mem_rsp_ready_o  (w_mem_rsp_ready[s]),
       .mem_rsp_data_i   (mem_rsp_data_i),
@@ -374,7 +382,7 @@ module ga_system #(
       .ev_lane_o        (ev_lane_o[s*5 +: 5]),
       .halted_o         (halted_o[s]),
       .cfg_mode_o       (cfg_mode_o[s]),
-      .cfg_layout_o     (cfg_layout_o[s*2 +: 2]),
+      .cfg_layout_o     (cfg_layout_o[s*ga_pkg::LayoutW +: ga_pkg::LayoutW]),
       .cfg_root_o       (cfg_root_o[s*64 +: 64]),
       .cfg_step_limit_o (cfg_step_limit_o[s*32 +: 32]),
       .cfg_policy_o     (cfg_policy_o[s]),

@@ -61,8 +61,9 @@
 `endif
 
 module ga_walker #(
-  parameter int TagBits = 7,
-  parameter int EndForm = 0     // as ga_mlb's: M3 of an arriving node as va < ebase + size (65 bits)
+  parameter int TagBits  = 7,
+  parameter int EndForm  = 0,   // as ga_mlb's: M3 of an arriving node as va < ebase + size (65 bits)
+  parameter int HasIndex = 1    // 1: the INDEX layout's block is built; 0: left out (LAYOUT 3 fails closed)
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -89,7 +90,7 @@ module ga_walker #(
   output logic                          mem_req_valid_o,
   input  logic                          mem_req_ready_i,
   output logic [63:0]                   mem_req_addr_o,
-  output logic                          mem_req_len_o,
+  output logic [ga_pkg::MemLenW-1:0]    mem_req_len_o,
   input  logic                          mem_rsp_valid_i,
   output logic                          mem_rsp_ready_o,
   input  logic [ga_pkg::MemDataW-1:0]   mem_rsp_data_i,
@@ -109,14 +110,20 @@ module ga_walker #(
   // the one-bit value 1 (F was 0x01 in every Yosys netlist; found by the formal proof of ga_check).
   localparam logic [TagBits-1:0] TagFreed = {TagBits{1'b1}};
 
-  localparam bit ParamsBad = (TagBits != 7 && TagBits != 16);
+  // Beats of a 128-byte read (microarchitecture §1.3): node bytes / beat bytes.
+  localparam int BeatBytes = ga_pkg::MemDataW / 8;
+  localparam int IxBeats   = ga_pkg::IdxNodeBytes / BeatBytes;
+  localparam int BeatCntW  = (IxBeats > 1) ? $clog2(IxBeats) : 1;
+
+  localparam bit ParamsBad = (TagBits != 7 && TagBits != 16) || (HasIndex != 0 && HasIndex != 1) ||
+                             (BeatBytes < 32) || (IxBeats * BeatBytes != ga_pkg::IdxNodeBytes);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_walker: TagBits must be 7 or 16");
+    if (ParamsBad) $fatal(1, "ga_walker: TagBits must be 7 or 16, HasIndex 0 or 1, the beat 32 .. 128 bytes");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_walker: TagBits must be 7 or 16");
+    $error("ga_walker: TagBits must be 7 or 16, HasIndex 0 or 1, the beat 32 .. 128 bytes");
   end
 `endif
 
@@ -126,7 +133,7 @@ module ga_walker #(
     W_ORC_REQ  = 3'd1,  // TABLE: oracle request valid, waiting for orc_req_ready_i
     W_ORC_WAIT = 3'd2,  // TABLE: oracle request sent, waiting for the answer pulse
     W_MEM_REQ  = 3'd3,  // read request valid (node_q, len_q), waiting for mem_req_ready_i
-    W_MEM_WAIT = 3'd4,  // one read outstanding, waiting for its response
+    W_MEM_WAIT = 3'd4,  // one read outstanding, waiting for its response (beats)
     W_DONE     = 3'd5   // result held until ack_i
   } w_state_e;
 
@@ -134,11 +141,13 @@ module ga_walker #(
   logic                         kind_q, kind_d;
   logic [ga_pkg::LayoutW-1:0]   layout_q, layout_d;
   logic [63:0]                  ptr_q, ptr_d;        // p (WALK) or md (FETCH)
-  logic [63:0]                  root_q, root_d;      // TABLE base, needed after the oracle answers
+  logic [63:0]                  root_q, root_d;      // TABLE base / INDEX root, needed after the start
   logic [ga_pkg::StepW-1:0]     limit_q, limit_d;
   logic [63:0]                  node_q, node_d;      // address of the read to issue / outstanding
-  logic                         len_q, len_d;
+  logic [ga_pkg::MemLenW-1:0]   len_q, len_d;
   logic [ga_pkg::StepW-1:0]     steps_q, steps_d;
+  logic [BeatCntW-1:0]          beat_q, beat_d;      // beats of the outstanding read taken so far
+  logic                         berr_q, berr_d;      // an earlier beat of the outstanding read failed
   // Not a state machine: a result code. The attribute keeps Yosys 0.23's fsm pass off it (with
   // synth -flatten that pass hits an internal assertion on this register).
   (* fsm_encoding = "none" *)
@@ -149,17 +158,16 @@ module ga_walker #(
   logic [63:0]                  size_q, size_d;
 
   // ---------------------------------------------------------------------------------------------
-  // Decode of the node that is arriving (valid in W_MEM_WAIT when mem_rsp_valid_i)
+  // Shared: the 16-byte entry at the start of the arriving beat (a LIST/BST node's entry, a TABLE
+  // or INDEX slot, a MEMCHECK.G fetch) and the walk's pointer
   // ---------------------------------------------------------------------------------------------
-  logic [63:0]        rsp_tb, rsp_size, rsp_p0, rsp_p1;
-  logic [63:0]        p_va, rsp_ebase, rsp_off, next_n;
+  logic [63:0]        rsp_tb, rsp_size;
+  logic [63:0]        p_va, rsp_ebase, rsp_off;
   logic [TagBits-1:0] p_tag;
   logic               rsp_covers, rsp_matches;
 
   assign rsp_tb    = mem_rsp_data_i[ga_pkg::NodeTbLsb   +: 64];
   assign rsp_size  = mem_rsp_data_i[ga_pkg::NodeSizeLsb +: 64];
-  assign rsp_p0    = mem_rsp_data_i[ga_pkg::NodeP0Lsb   +: 64];   // LIST next / BST left
-  assign rsp_p1    = mem_rsp_data_i[ga_pkg::NodeP1Lsb   +: 64];   // BST right
   assign p_tag     = ptr_q[63:V];
   assign p_va      = {{TagBits{1'b0}}, ptr_q[V-1:0]};
   assign rsp_ebase = {{TagBits{1'b0}}, rsp_tb[V-1:0]};
@@ -174,12 +182,15 @@ module ga_walker #(
   end
   assign rsp_matches = rsp_covers && (p_tag != '0) && (p_tag != TagFreed)            // M1
                        && (p_tag == rsp_tb[63:V]);                                   // M2
-  // Spec §3.3 step 6: LIST follows next; BST goes left when va < ebase, else right.
-  assign next_n = (layout_q == ga_pkg::LAYOUT_BST && !(p_va < rsp_ebase)) ? rsp_p1 : rsp_p0;
 
   // ---------------------------------------------------------------------------------------------
-  // Next state
+  // Per-layout blocks. Each says, for a job starting with its layout, how the walk begins
+  // (*_st_*: end now with a status, or the first request), and, for the last beat of a response
+  // without an error, what the read means (*_ent: an entry read, whose covering entry ends the walk
+  // FOUND / RANGE_ONLY) and what comes next when it does not end there (*_end / *_status, or the
+  // next request *_next / *_len). The FSM below is shared; the layout register selects the block.
   // ---------------------------------------------------------------------------------------------
+
   // The checks that precede every LIST/BST read (spec §3.3 steps 1-3), applied to pointer n with
   // the read count so far: {1, status} ends the walk, {0, -} requests the read.
   function automatic logic [ga_pkg::WalkStW:0] pre_check(input logic [63:0] n,
@@ -196,10 +207,157 @@ module ga_walker #(
     end
   endfunction
 
-  logic [ga_pkg::WalkStW:0] pre_root, pre_next;
-  assign pre_root = pre_check(start_root_i, '0, start_limit_i);
-  assign pre_next = pre_check(next_n, steps_q, limit_q);
+  // --- LIST / BST: one 32-byte node per read (spec §3.3 steps 1-6) -----------------------------
+  logic [63:0]              rsp_p0, rsp_p1, lb_next;
+  logic [ga_pkg::WalkStW:0] lb_pre_root, lb_pre_next;
+  assign rsp_p0 = mem_rsp_data_i[ga_pkg::NodeP0Lsb +: 64];   // LIST next / BST left
+  assign rsp_p1 = mem_rsp_data_i[ga_pkg::NodeP1Lsb +: 64];   // BST right
+  // Spec §3.3 step 6: LIST follows next; BST goes left when va < ebase, else right.
+  assign lb_next = (layout_q == ga_pkg::LAYOUT_BST && !(p_va < rsp_ebase)) ? rsp_p1 : rsp_p0;
+  assign lb_pre_root = pre_check(start_root_i, '0, start_limit_i);
+  assign lb_pre_next = pre_check(lb_next, steps_q, limit_q);
 
+  // --- TABLE: the oracle's slot, one 16-byte read (the oracle step is in the FSM) ---------------
+  // A slot that does not cover va(p) ends NOT_FOUND; nothing else to decode.
+
+  // --- INDEX: 128-byte nodes in IxBeats beats, then one 16-byte slot (spec §2.3, §3.3) ----------
+  logic                         ix_st_end;      // start: end at once (ROOT misaligned, limit 0)
+  logic [ga_pkg::WalkStW-1:0]   ix_st_status;
+  logic                         ix_node;        // the outstanding read is an index node (not the slot)
+  logic                         ix_end;         // last beat of a node: the walk ends with ix_status
+  logic [ga_pkg::WalkStW-1:0]   ix_status;
+  logic [63:0]                  ix_next;        // else the next read: child node or slot
+  logic [ga_pkg::MemLenW-1:0]   ix_len;
+
+  if (HasIndex != 0) begin : gen_index
+    // Node fields (spec §2.3): byte 0 count, 1 kind, 2..3 reserved, 4 + 4 j ref[j] (j = 0..10),
+    // 48 + 8 (i - 1) key[i] (i = 1..10). A field never straddles two beats (BeatBytes >= 32 is a
+    // multiple of 8); the beat that holds it is a constant of the field.
+    localparam int Fan = ga_pkg::IdxFan;
+    logic [7:0]        cnt_q, cnt_d;           // count, from beat 0
+    logic              kind_in_q, kind_in_d;   // kind (1: inner), from beat 0
+    logic              bad_q, bad_d;           // header malformed
+    logic [3:0]        j_q, j_d;               // the ref chosen so far (spec §3.3 step 6)
+    logic [Fan*32-1:0] refs_q, refs_d;         // the refs that have arrived
+    logic [7:0]        cnt_c;
+    logic [31:0]       ref_sel;
+    logic [63:0]       loc_sel;
+    logic              last_beat;
+
+    assign last_beat = (32'(beat_q) == IxBeats - 1);
+    assign ix_node   = (len_q == ga_pkg::MEM_LEN_128);
+
+    // Decode of one beat: the header (beat 0), the refs and keys it holds; j keeps the largest i in
+    // 1 .. c-1 with key[i] <= va(p), later keys overriding earlier ones (keys arrive in order of i).
+    `GA_ALWAYS_COMB begin
+      cnt_d     = cnt_q;
+      kind_in_d = kind_in_q;
+      bad_d     = bad_q;
+      j_d       = j_q;
+      refs_d    = refs_q;
+      if (beat_q == '0) begin
+        cnt_d     = mem_rsp_data_i[7:0];
+        kind_in_d = mem_rsp_data_i[8];
+        bad_d     = (mem_rsp_data_i[7:0] > 8'(Fan)) || (mem_rsp_data_i[15:8] > 8'd1) ||
+                    (mem_rsp_data_i[31:16] != 16'd0);
+        j_d       = 4'd0;
+      end
+      cnt_c = cnt_d;
+      for (int j = 0; j < Fan; j++) begin
+        if (32'(beat_q) == (4 + 4 * j) / BeatBytes) begin
+          refs_d[j*32 +: 32] = mem_rsp_data_i[((4 + 4 * j) % BeatBytes) * 8 +: 32];
+        end
+      end
+      for (int i = 1; i < Fan; i++) begin
+        if (32'(beat_q) == (48 + 8 * (i - 1)) / BeatBytes && 8'(i) < cnt_c &&
+            mem_rsp_data_i[((48 + 8 * (i - 1)) % BeatBytes) * 8 +: 64] <= p_va) begin
+          j_d = 4'(i);
+        end
+      end
+    end
+
+    // After the last beat (spec §3.3 steps 4-9): L = ROOT + 16 ref[j].
+    `GA_ALWAYS_COMB begin
+      ref_sel = 32'd0;
+      for (int j = 0; j < Fan; j++) begin
+        if (j_d == 4'(j)) ref_sel = refs_d[j*32 +: 32];
+      end
+    end
+    assign loc_sel = root_q + {28'd0, ref_sel, 4'd0};             // modulo 2^64
+
+    `GA_ALWAYS_COMB begin
+      ix_end    = 1'b0;
+      ix_status = ga_pkg::WALK_NOT_FOUND;
+      ix_next   = loc_sel;
+      ix_len    = kind_in_d ? ga_pkg::MEM_LEN_128 : ga_pkg::MEM_LEN_16;
+      if (!last_beat) begin
+        ix_end    = 1'b0;                                 // more beats to come
+      end else if (bad_d) begin
+        ix_end    = 1'b1;                                 // 4. malformed header
+        ix_status = ga_pkg::WALK_FAULT;
+      end else if (cnt_d == 8'd0) begin
+        ix_end    = 1'b1;                                 // 5. empty index
+        ix_status = ga_pkg::WALK_NOT_FOUND;
+      end else if (kind_in_d && loc_sel[6:0] != 7'd0) begin
+        ix_end    = 1'b1;                                 // 8. -> 1. misaligned child, no read
+        ix_status = ga_pkg::WALK_FAULT;
+      end else if (steps_q == limit_q) begin
+        ix_end    = 1'b1;                                 // 8. -> 2. / 9. step limit, no read
+        ix_status = ga_pkg::WALK_STEP_LIMIT;
+      end
+    end
+
+    // Start (spec §3.3 steps 1-2 for n = ROOT).
+    `GA_ALWAYS_COMB begin
+      ix_st_end    = 1'b0;
+      ix_st_status = ga_pkg::WALK_FAULT;
+      if (start_root_i[6:0] != 7'd0) begin
+        ix_st_end    = 1'b1;
+        ix_st_status = ga_pkg::WALK_FAULT;
+      end else if (start_limit_i == '0) begin
+        ix_st_end    = 1'b1;
+        ix_st_status = ga_pkg::WALK_STEP_LIMIT;
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        cnt_q     <= '0;
+        kind_in_q <= 1'b0;
+        bad_q     <= 1'b0;
+        j_q       <= '0;
+        refs_q    <= '0;
+      end else if (state_q == W_MEM_WAIT && mem_rsp_valid_i && ix_node) begin
+        cnt_q     <= cnt_d;
+        kind_in_q <= kind_in_d;
+        bad_q     <= bad_d;
+        j_q       <= j_d;
+        refs_q    <= refs_d;
+      end
+    end
+  end else begin : gen_no_index
+    assign ix_st_end    = 1'b1;                 // never reached: the register refuses LAYOUT 3
+    assign ix_st_status = ga_pkg::WALK_FAULT;
+    assign ix_node      = 1'b0;
+    assign ix_end       = 1'b1;
+    assign ix_status    = ga_pkg::WALK_FAULT;
+    assign ix_next      = '0;
+    assign ix_len       = ga_pkg::MEM_LEN_16;
+  end
+
+  // The layout register selects the block (a WK_FETCH job is one 16-byte entry read).
+  logic lay_lb, lay_table, lay_index;
+  assign lay_lb    = (layout_q == ga_pkg::LAYOUT_LIST || layout_q == ga_pkg::LAYOUT_BST);
+  assign lay_table = (layout_q == ga_pkg::LAYOUT_TABLE);
+  assign lay_index = (HasIndex != 0) && (layout_q == ga_pkg::LAYOUT_INDEX);
+
+  logic rsp_last;                               // this beat ends the outstanding read
+  assign rsp_last = !(kind_q == ga_pkg::WK_WALK && lay_index && ix_node) ||
+                    (32'(beat_q) == IxBeats - 1);
+
+  // ---------------------------------------------------------------------------------------------
+  // Next state
+  // ---------------------------------------------------------------------------------------------
   `GA_ALWAYS_COMB begin
     state_d  = state_q;
     kind_d   = kind_q;
@@ -210,6 +368,8 @@ module ga_walker #(
     node_d   = node_q;
     len_d    = len_q;
     steps_d  = steps_q;
+    beat_d   = beat_q;
+    berr_d   = berr_q;
     status_d = status_q;
     loc_d    = loc_q;
     tb_d     = tb_q;
@@ -229,6 +389,8 @@ module ga_walker #(
           root_d   = start_root_i;
           limit_d  = start_limit_i;
           steps_d  = '0;
+          beat_d   = '0;
+          berr_d   = 1'b0;
           status_d = ga_pkg::WALK_NOT_FOUND;
           loc_d    = '0;
           tb_d     = '0;
@@ -249,9 +411,18 @@ module ga_walker #(
                        start_layout_i == ga_pkg::LAYOUT_BST) begin
             node_d    = start_root_i;
             len_d     = ga_pkg::MEM_LEN_32;
-            if (pre_root[ga_pkg::WalkStW]) begin
+            if (lb_pre_root[ga_pkg::WalkStW]) begin
               state_d  = W_DONE;
-              status_d = pre_root[ga_pkg::WalkStW-1:0];
+              status_d = lb_pre_root[ga_pkg::WalkStW-1:0];
+            end else begin
+              state_d = W_MEM_REQ;
+            end
+          end else if (HasIndex != 0 && start_layout_i == ga_pkg::LAYOUT_INDEX) begin
+            node_d    = start_root_i;
+            len_d     = ga_pkg::MEM_LEN_128;
+            if (ix_st_end) begin
+              state_d  = W_DONE;
+              status_d = ix_st_status;
             end else begin
               state_d = W_MEM_REQ;
             end
@@ -287,12 +458,19 @@ module ga_walker #(
         if (mem_req_ready_i) begin
           state_d = W_MEM_WAIT;
           steps_d = steps_q + 1'b1;
+          beat_d  = '0;
+          berr_d  = 1'b0;
         end
       end
 
       W_MEM_WAIT: begin
         if (mem_rsp_valid_i) begin
           if (mem_rsp_err_i) begin
+            berr_d = 1'b1;                             // the read fails, after its last beat
+          end
+          if (!rsp_last) begin
+            beat_d = beat_q + 1'b1;                    // more beats of this read to come
+          end else if (berr_d) begin
             state_d  = W_DONE;
             status_d = ga_pkg::WALK_FAULT;
           end else if (kind_q == ga_pkg::WK_FETCH) begin
@@ -301,20 +479,30 @@ module ga_walker #(
             loc_d    = node_q;
             tb_d     = rsp_tb;
             size_d   = rsp_size;
+          end else if (lay_index && ix_node) begin
+            // an index node: the INDEX block decides (no entry in it)
+            node_d = ix_next;
+            len_d  = ix_len;
+            if (ix_end) begin
+              state_d  = W_DONE;
+              status_d = ix_status;
+            end else begin
+              state_d = W_MEM_REQ;
+            end
           end else if (rsp_covers) begin
             state_d  = W_DONE;
             status_d = rsp_matches ? ga_pkg::WALK_FOUND : ga_pkg::WALK_RANGE_ONLY;
             loc_d    = node_q;
             tb_d     = rsp_tb;
             size_d   = rsp_size;
-          end else if (layout_q == ga_pkg::LAYOUT_TABLE) begin
-            state_d  = W_DONE;
+          end else if (lay_table || lay_index || !lay_lb) begin
+            state_d  = W_DONE;                         // TABLE or INDEX slot not covering
             status_d = ga_pkg::WALK_NOT_FOUND;
           end else begin
-            node_d    = next_n;
-            if (pre_next[ga_pkg::WalkStW]) begin
+            node_d    = lb_next;
+            if (lb_pre_next[ga_pkg::WalkStW]) begin
               state_d  = W_DONE;
-              status_d = pre_next[ga_pkg::WalkStW-1:0];
+              status_d = lb_pre_next[ga_pkg::WalkStW-1:0];
             end else begin
               state_d = W_MEM_REQ;
             end
@@ -339,6 +527,8 @@ module ga_walker #(
       node_q   <= '0;
       len_q    <= ga_pkg::MEM_LEN_32;
       steps_q  <= '0;
+      beat_q   <= '0;
+      berr_q   <= 1'b0;
       status_q <= ga_pkg::WALK_NOT_FOUND;
       loc_q    <= '0;
       tb_q     <= '0;
@@ -353,6 +543,8 @@ module ga_walker #(
       node_q   <= node_d;
       len_q    <= len_d;
       steps_q  <= steps_d;
+      beat_q   <= beat_d;
+      berr_q   <= berr_d;
       status_q <= status_d;
       loc_q    <= loc_d;
       tb_q     <= tb_d;
@@ -383,14 +575,14 @@ module ga_walker #(
 `ifndef SYNTHESIS
   logic        mem_hold_q;     // last cycle: mem request valid and not ready
   logic [63:0] mem_addr_q;
-  logic        mem_len_q;
+  logic [ga_pkg::MemLenW-1:0] mem_len_q;
   logic        orc_hold_q;
   logic [63:0] orc_va_q;
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       mem_hold_q <= 1'b0;
       mem_addr_q <= '0;
-      mem_len_q  <= 1'b0;
+      mem_len_q  <= '0;
       orc_hold_q <= 1'b0;
       orc_va_q   <= '0;
     end else begin
@@ -417,10 +609,13 @@ module ga_walker #(
         assert (!orc_hold_q || (orc_req_valid_o && orc_req_va_o == orc_va_q))
           else $error("OrcReqStable_A: oracle request changed while valid && !ready");
       end
-      // Reads are 32-byte aligned nodes or 16-byte aligned entries (spec §2.1).
+      // Reads are 32-byte aligned nodes, 128-byte aligned index nodes or 16-byte aligned entries
+      // (spec §2.1, §2.3); length code 3 is never issued.
       if (mem_req_valid_o) begin
         begin : MemReqAligned_A
-          assert (mem_req_len_o ? (mem_req_addr_o[4:0] == 5'd0) : (mem_req_addr_o[3:0] == 4'd0))
+          assert ((mem_req_len_o == ga_pkg::MEM_LEN_16  && mem_req_addr_o[3:0] == 4'd0) ||
+                  (mem_req_len_o == ga_pkg::MEM_LEN_32  && mem_req_addr_o[4:0] == 5'd0) ||
+                  (mem_req_len_o == ga_pkg::MEM_LEN_128 && mem_req_addr_o[6:0] == 7'd0))
             else $error("MemReqAligned_A: addr %h len %0d", mem_req_addr_o, mem_req_len_o);
         end
       end

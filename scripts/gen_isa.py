@@ -381,6 +381,7 @@ def self_test():
         ("C copy, missing name", "fpga/host/gab_proto.h", r"GAB_OP_CLEAR_HALT = 7", "GAB_OP_CLEARHALT = 7"),
         ("board command", "fpga/rtl/ga_board_core.sv", r"CMD_RESET     = 8'h05", "CMD_RESET     = 8'h06"),
         ("board status", "fpga/host/gab_proto.h", r"GAB_ST_MEM_RANGE = 4", "GAB_ST_MEM_RANGE = 6"),
+        ("board status of protocol 2", "fpga/rtl/ga_board_core.sv", r"ST_BAD_SM    = 8'd5", "ST_BAD_SM    = 8'd6"),
         ("board sync byte", "fpga/host/gab_proto.h", r"GAB_SYNC_RSP 0x5Au", "GAB_SYNC_RSP 0x5Bu"),
         ("hand-written package value", PKG, r"^endpackage",
          "  localparam logic [2:0] EXC_NONE = 3'd0;\nendpackage"),

@@ -9,6 +9,10 @@
  * access, paper §6.2) and in HWONLY mode (every global access checked, §6.2) for each metadata layout
  * of cmodel/ga_layouts.def (the paper's list, BST and table, §4.2, and the index, spec §2.3).
  *
+ * Every MLU operation goes through the model backend (cmodel/ga_backend.h) and the one compiler-mode
+ * dispatch (cmodel/ga_exec.h) that gasim's replay and gaeval use too: a warp LOADMETAs its working set
+ * at its start, and every access is dispatched with its buffer's base as root pointer.
+ *
  * --write-trace FILE also records the BST / COMPILER run as a gatrace file (docs/traces.md) for
  * gasim, e.g. `gasim-rtl --rtl --trace FILE` co-simulates it through the RTL (make run). The report
  * is the same with or without it.
@@ -20,6 +24,8 @@
  * landing in another allocation whose random tag happens to equal its own: paper §7.2, 1 in 126 at
  * 7 bits) are reported, not required.
  */
+#include "ga_backend.h"
+#include "ga_exec.h"
 #include "ga_system.h"
 #include "ga_rng.h"
 #include "ga_exit.h"
@@ -79,6 +85,9 @@ typedef struct {
 typedef struct {
     const opts_t *o;
     ga_system_t sys;
+    ga_backend_t be;   /* the model backend over sys */
+    ga_exec_t ex;      /* the dispatch and the kernel's metadata registers */
+    ga_warp_rsp_t rsp; /* the response of the last warp operation the dispatch ran */
     ga_rng_t rng;
     buf_t *bufs;
     size_t nbufs, cap;
@@ -207,7 +216,7 @@ static void push_buf(run_t *r, uint64_t ptr, uint64_t size)
 static void alloc_one(run_t *r)
 {
     uint64_t sz = rand_size(r), p;
-    ga_err_t err = ga_system_malloc(&r->sys, sz, &p);
+    ga_err_t err = ga_backend_malloc(&r->sys, &r->be, sz, &p);
     if (err != GA_OK) die_err("malloc", err);
     push_buf(r, p, sz);
 }
@@ -261,22 +270,62 @@ static void check_ok(ga_err_t err, const char *what)
     if (err != GA_OK) die_err(what, err);
 }
 
+/* The dispatch's operations (ga_exec_ops_t) on the backend; a failure ends the program. */
+static int op_loadmeta(void *ctx, unsigned sm, uint16_t warp, uint64_t root, uint64_t *md, bool *cut)
+{
+    run_t *r = ctx;
+    (void)warp;
+    *cut = false;
+    check_ok(r->be.loadmeta(r->be.ctx, sm, root, md), "LOADMETA");
+    return 0;
+}
+
+static int op_memcheck_g(void *ctx, unsigned sm, const ga_warp_req_t *q, uint64_t md, uint32_t cut_mask)
+{
+    run_t *r = ctx;
+    (void)cut_mask;
+    check_ok(r->be.memcheck_g(r->be.ctx, sm, q, md, &r->rsp), "MEMCHECK.G");
+    return 0;
+}
+
+static int op_memcheck_s(void *ctx, unsigned sm, const ga_warp_req_t *q, uint32_t base, uint32_t ssize)
+{
+    run_t *r = ctx;
+    check_ok(r->be.memcheck_s(r->be.ctx, sm, q, base, ssize, &r->rsp), "MEMCHECK.S");
+    return 0;
+}
+
+static int op_access(void *ctx, unsigned sm, const ga_warp_req_t *q)
+{
+    run_t *r = ctx;
+    check_ok(r->be.access(r->be.ctx, sm, q, &r->rsp), "ACCESS");
+    return 0;
+}
+
+static const ga_exec_ops_t run_ops = {op_loadmeta, op_memcheck_g, op_memcheck_s, op_access};
+
+/* A dispatch result: the operations end the program on failure, so only the registers can fail. */
+static void exec_ok(int rc)
+{
+    if (rc < 0) die_err("metadata registers", GA_ERR_NO_MEMORY);
+}
+
 /* Run one injected error of class c in warp 0 of SM 0 and score it. */
 static void inject(run_t *r, int c, unsigned kernel)
 {
-    ga_mlu_t *u = &r->sys.sm[0];
     ga_mode_t mode = r->sys.cfg.mode;
     ga_warp_req_t q;
     ga_warp_rsp_t rsp;
     size_t v = pick_live(r);
-    uint64_t p = r->bufs[v].ptr, sz = r->bufs[v].size, md = 0, addr = 0;
+    uint64_t p = r->bufs[v].ptr, sz = r->bufs[v].size, addr = 0;
     unsigned tb = r->o->tag_bits;
 
     if (c == INJ_SHARED_OOB) {
         if (mode != GA_MODE_COMPILER) return; /* shared checks are compiler-inserted (§6.2) */
         fill_req(&q, 1, 0, 0, 0);
         q.addr[0] = 48u * 1024u; /* one past a 48 KiB shared allocation */
-        check_ok(ga_mlu_memcheck_s(u, &q, 0, 48u * 1024u, &rsp), "MEMCHECK.S");
+        exec_ok(ga_exec_shared(&r->ex, 0, &q, 0, 48u * 1024u));
+        rsp = r->rsp;
         tw_lds(r, 0, &q, 0, 48u * 1024u);
         goto score;
     }
@@ -290,11 +339,9 @@ static void inject(run_t *r, int c, unsigned kernel)
     case INJ_UAF:
     case INJ_REALLOC_UAF:
         addr = p + (sz / 2u & ~UINT64_C(3));
-        if (mode == GA_MODE_COMPILER) {
-            /* LOADMETA at the kernel's start, while the buffer is live; the host frees it while the
-             * kernel runs (the paper's concurrent UAF, §7.2): MEMCHECK.G must see the freed tag. */
-            check_ok(ga_mlu_loadmeta(u, p, &md), "LOADMETA");
-        }
+        /* Compiler mode: LOADMETA at the kernel's start, while the buffer is live; the host frees it
+         * while the kernel runs (the paper's concurrent UAF, §7.2): MEMCHECK.G must see the freed tag. */
+        exec_ok(ga_exec_loadmeta(&r->ex, 0, 0, p, NULL, NULL));
         if (r->tw != NULL && mode == GA_MODE_COMPILER) { /* the kernel's LOADMETA, before the free */
             ga_tev_t ev;
             memset(&ev, 0, sizeof ev);
@@ -302,7 +349,7 @@ static void inject(run_t *r, int c, unsigned kernel)
             ev.root = tw_rel(r, v, p);
             tw_event(r, &ev);
         }
-        check_ok(ga_system_free(&r->sys, p), "free");
+        check_ok(ga_backend_free(&r->sys, &r->be, p), "free");
         tw_simple(r, GA_TEV_FREE, v, NULL);
         r->bufs[v].live = 0;
         if (c == INJ_REALLOC_UAF) {
@@ -310,7 +357,7 @@ static void inject(run_t *r, int c, unsigned kernel)
              * once when the new request fits in it). */
             uint64_t np = 0;
             for (int tries = 0; tries < 64 && ga_va_of(np, tb) != ga_va_of(p, tb); tries++) {
-                check_ok(ga_system_malloc(&r->sys, sz, &np), "malloc");
+                check_ok(ga_backend_malloc(&r->sys, &r->be, sz, &np), "malloc");
                 push_buf(r, np, sz);
             }
             if (ga_va_of(np, tb) != ga_va_of(p, tb)) return; /* not reused: nothing to inject */
@@ -320,14 +367,15 @@ static void inject(run_t *r, int c, unsigned kernel)
     }
     fill_req(&q, 1, 0, addr, 0);
     q.addr[0] = addr;
-    if (mode == GA_MODE_HWONLY) {
-        check_ok(ga_mlu_access(u, &q, &rsp), "ACCESS");
-    } else {
-        /* The compiler's root pointer: the buffer's base for an OOB index, the pointer itself for a
-         * wild pointer; the UAF cases ran their LOADMETA before the free, above. */
-        if (c == INJ_ADJ_OOB || c == INJ_FAR_OOB) check_ok(ga_mlu_loadmeta(u, p, &md), "LOADMETA");
-        if (c == INJ_WILD) check_ok(ga_mlu_loadmeta(u, addr, &md), "LOADMETA");
-        check_ok(ga_mlu_memcheck_g(u, &q, md, &rsp), "MEMCHECK.G");
+    /* The compiler's root pointer: the buffer's base for an OOB index, the pointer itself for a wild
+     * pointer (each LOADMETAed just before the check); the UAF cases ran their LOADMETA before the
+     * free, above. HWOnly: one plain access. */
+    uint64_t root = c == INJ_WILD ? addr : p;
+    if (c == INJ_ADJ_OOB || c == INJ_FAR_OOB || c == INJ_WILD)
+        exec_ok(ga_exec_loadmeta(&r->ex, 0, 0, root, NULL, NULL));
+    exec_ok(ga_exec_global(&r->ex, 0, &q, GA_EXEC_ROOT_PTR, root));
+    rsp = r->rsp;
+    if (mode != GA_MODE_HWONLY) {
         if (c == INJ_WILD) tw_ld(r, 0, &q, tw_raw(addr), tw_raw(addr));
         else tw_ld(r, 0, &q, tw_rel(r, v, p), tw_rel(r, v, addr));
     }
@@ -358,34 +406,30 @@ static void run_kernel(run_t *r, unsigned k)
         snprintf(name, sizeof name, "k%u", k);
         tw_simple(r, GA_TEV_KERNEL, 0, name);
     }
+    ga_exec_kernel(&r->ex); /* registers do not survive a kernel */
     for (unsigned s = 0; s < r->sys.cfg.sms; s++) {
-        ga_mlu_t *u = &r->sys.sm[s];
         for (unsigned w = 0; w < o->warps; w++) {
-            uint64_t md[WS] = {0};
-            if (r->sys.cfg.mode == GA_MODE_COMPILER)
-                for (int i = 0; i < WS; i++) check_ok(ga_mlu_loadmeta(u, r->bufs[ws[i]].ptr, &md[i]), "LOADMETA");
+            /* compiler mode: the warp's LOADMETAs of its working set (HWOnly: skipped) */
+            for (int i = 0; i < WS; i++)
+                exec_ok(ga_exec_loadmeta(&r->ex, s, (uint16_t)w, r->bufs[ws[i]].ptr, NULL, NULL));
             for (unsigned it = 0; it < o->iters; it++) {
                 for (int i = 0; i < WS; i++) {
                     const buf_t *b = &r->bufs[ws[i]];
                     uint64_t elems = b->size / 4u; /* 4-byte elements, all in bounds */
                     uint64_t first = ((uint64_t)(s * o->warps + w) * 32u + it * 1024u) % (elems - lanes + 1u);
                     ga_warp_req_t q;
-                    ga_warp_rsp_t rsp;
                     fill_req(&q, lanes, (uint16_t)w, b->ptr, first);
-                    if (r->sys.cfg.mode == GA_MODE_HWONLY)
-                        check_ok(ga_mlu_access(u, &q, &rsp), "ACCESS");
-                    else
-                        check_ok(ga_mlu_memcheck_g(u, &q, md[i], &rsp), "MEMCHECK.G");
+                    exec_ok(ga_exec_global(&r->ex, s, &q, GA_EXEC_ROOT_PTR, b->ptr));
                     tw_ld(r, s, &q, tw_rel(r, ws[i], b->ptr), tw_rel(r, ws[i], q.addr[0]));
-                    clean_result(r, &rsp);
+                    clean_result(r, &r->rsp);
                 }
-                if (r->sys.cfg.mode == GA_MODE_COMPILER) {
-                    ga_warp_req_t q;
-                    ga_warp_rsp_t rsp;
-                    fill_req(&q, lanes, (uint16_t)w, 0, (uint64_t)it * 32u % (12u * 1024u - 32u));
-                    check_ok(ga_mlu_memcheck_s(u, &q, 0, 48u * 1024u, &rsp), "MEMCHECK.S");
+                ga_warp_req_t q; /* a shared access: MEMCHECK.S in compiler mode, unchecked in HWOnly */
+                fill_req(&q, lanes, (uint16_t)w, 0, (uint64_t)it * 32u % (12u * 1024u - 32u));
+                int rc = ga_exec_shared(&r->ex, s, &q, 0, 48u * 1024u);
+                exec_ok(rc);
+                if (rc != GA_EXEC_SKIPPED) {
                     tw_lds(r, s, &q, 0, 48u * 1024u);
-                    clean_result(r, &rsp);
+                    clean_result(r, &r->rsp);
                 }
             }
         }
@@ -395,7 +439,7 @@ static void run_kernel(run_t *r, unsigned k)
     /* Churn between kernels: free some buffers, allocate new ones (paper §6.1 wrappers). */
     for (unsigned i = 0; i < o->allocs / 16u; i++) {
         size_t v = pick_live(r);
-        check_ok(ga_system_free(&r->sys, r->bufs[v].ptr), "free");
+        check_ok(ga_backend_free(&r->sys, &r->be, r->bufs[v].ptr), "free");
         tw_simple(r, GA_TEV_FREE, v, NULL);
         r->bufs[v].live = 0;
         alloc_one(r);
@@ -414,6 +458,12 @@ static int run_one(const opts_t *o, ga_layout_t layout, ga_mode_t mode, outcome_
     cfg.mode = mode;
     ga_err_t err = ga_system_init(&r.sys, &cfg);
     if (err != GA_OK) die_err("system", err);
+    char msg[256];
+    if (ga_backend_open(ga_backends_model, "model", &r.sys, NULL, &r.be, msg, sizeof msg) != GA_BACKEND_OK) {
+        fprintf(stderr, "garun: %s\n", msg);
+        exit(GA_EXIT_ERROR);
+    }
+    ga_exec_init(&r.ex, mode, &run_ops, &r);
     ga_rng_seed(&r.rng, o->seed ^ UINT64_C(0x5eed));
     if (o->write_trace != NULL && layout == GA_LAYOUT_BST && mode == GA_MODE_COMPILER) {
         r.tw = fopen(o->write_trace, "w");
@@ -479,6 +529,8 @@ static int run_one(const opts_t *o, ga_layout_t layout, ga_mode_t mode, outcome_
         }
     }
     free(r.bufs);
+    ga_exec_fini(&r.ex);
+    ga_backend_close(&r.be);
     ga_system_fini(&r.sys);
     return 0;
 }

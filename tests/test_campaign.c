@@ -14,7 +14,7 @@ static char msg[512];
 
 static ga_camp_t *env(ga_scheme_kind_t kind, ga_mode_t mode, bool nd, uint32_t q, uint64_t seed)
 {
-    ga_scheme_t s = {"t", kind, mode, nd, q, 32, 7, GA_LAYOUT_BST, "model"};
+    ga_scheme_t s = {"t", kind, mode, nd, q, 32, 7, GA_LAYOUT_BST, "model", NULL};
     ga_camp_t *c;
     ck_assert_msg(ga_camp_create(&c, &s, seed, msg, sizeof msg) == 0, "%s", msg);
     return c;
@@ -205,7 +205,7 @@ END_TEST
 START_TEST(test_gpushield_scaling)
 {
     /* Past 127 buffers the GPUShield-like model has no id left: those buffers are unchecked. */
-    ga_scheme_t s = {"t", GA_SCHEME_GPUSHIELD, GA_MODE_COMPILER, false, 0, 200, 7, GA_LAYOUT_BST, "model"};
+    ga_scheme_t s = {"t", GA_SCHEME_GPUSHIELD, GA_MODE_COMPILER, false, 0, 200, 7, GA_LAYOUT_BST, "model", NULL};
     ga_camp_t *c;
     ck_assert_int_eq(ga_camp_create(&c, &s, 50, msg, sizeof msg), 0);
     ck_assert_uint_eq(ga_tag_of(ga_camp_ptr(c, 126), 7), 127);

@@ -777,12 +777,18 @@ START_TEST(test_replay_errors)
     bad.l1_lines = 0;
     ck_assert_int_eq(ga_replay_create(&rp, &bad, &h, &err), -1);
     bad = c;
-    bad.rtl = true;
+    bad.backend = "rtl"; /* the default registry holds the model only */
     ck_assert_int_eq(ga_replay_create(&rp, &bad, &h, &err), -1);
-    ck_assert_msg(strstr(err.msg, "no RTL backend is linked into this program") &&
+    ck_assert_msg(strstr(err.msg, "no RTL backend is built into this program") &&
                       strstr(err.msg, "make gasim-rtl RTL_CFG=t7_m8_l32"),
                   "%s", err.msg);
-    ck_assert(ga_backend_rtl_is_stub());
+    ck_assert_ptr_null(ga_backend_find(ga_backends_model, "rtl"));
+    bad.backend = "board";
+    ck_assert_int_eq(ga_replay_create(&rp, &bad, &h, &err), -1);
+    ck_assert_msg(strstr(err.msg, "backend 'board' is not built into this program"), "%s", err.msg);
+    bad.backend = "nonesuch";
+    ck_assert_int_eq(ga_replay_create(&rp, &bad, &h, &err), -1);
+    ck_assert_str_eq(err.msg, "unknown backend 'nonesuch' (model, rtl or board)");
     bad = c;
     bad.wave_path = "x.fst";
     ck_assert_int_eq(ga_replay_create(&rp, &bad, &h, &err), -1);

@@ -10,7 +10,8 @@
 //   rgb_led_o (K4 red, M3 green, J3 blue; active low): red halted or last frame failed, green MLU
 //   busy, blue toggles on every frame
 //
-// Parameters: those of ga_board_core, plus Baud (ClksPerBit = round(48 MHz / Baud)).
+// Parameters: those of ga_board_core (NumSms 2..8: the system board of docs/fpga.md §12), plus Baud
+// (ClksPerBit = round(48 MHz / Baud)).
 
 module ga_board_orangecrab #(
   parameter int TagBits    = 7,
@@ -23,6 +24,7 @@ module ga_board_orangecrab #(
   parameter int HwOnlyMode = 0,
   parameter int EndForm    = 1,
   parameter int RegLookup  = 1,
+  parameter int NumSms     = 1,
   parameter int Baud       = 115200
 ) (
   input  logic       clk48_i,
@@ -49,7 +51,7 @@ module ga_board_orangecrab #(
   ga_board_core #(
     .TagBits(TagBits), .MlbEntries(MlbEntries), .Lanes(Lanes), .ClksPerBit(ClksPerBit),
     .MemLinesW(MemLinesW), .CntW(CntW), .ClkKhz(ClkKhz), .VaKeep(VaKeep), .MdKeep(MdKeep),
-    .HwOnlyMode(HwOnlyMode), .EndForm(EndForm), .RegLookup(RegLookup)
+    .HwOnlyMode(HwOnlyMode), .EndForm(EndForm), .RegLookup(RegLookup), .NumSms(NumSms)
   ) u_core (
     .clk_i(clk48_i), .rst_ni(rst_n_q), .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .status_o(status)
   );

@@ -9,7 +9,8 @@
 //   led_o[7:0] (B2 C2 C1 D2 D1 E2 E1 H3): 0 halted, 1 MLU busy, 2 frame toggle, 3 last frame failed,
 //   7 heartbeat
 //
-// Parameters: those of ga_board_core (one SM's MLU, the UART protocol of docs/fpga.md §3), plus
+// Parameters: those of ga_board_core (NumSms 1: one SM's MLU, protocol version 1; NumSms 2..8: the
+// system board of docs/fpga.md §12, protocol version 2), plus
 //   ClkKhz                       the PLL's output frequency in kHz (the build's clock)
 //   ClkiDiv, ClkfbDiv, ClkopDiv  the EHXPLLL dividers for it: 25 MHz / ClkiDiv * ClkfbDiv, VCO =
 //                                output * ClkopDiv (yowasp-ecppll -i 25 -o MHZ prints them)
@@ -26,6 +27,7 @@ module ga_board_ulx3s #(
   parameter int HwOnlyMode = 0,
   parameter int EndForm    = 1,
   parameter int RegLookup  = 1,
+  parameter int NumSms     = 1,
   parameter int ClkKhz     = 60000,
   parameter int ClkiDiv    = 5,
   parameter int ClkfbDiv   = 12,
@@ -81,7 +83,7 @@ module ga_board_ulx3s #(
   ga_board_core #(
     .TagBits(TagBits), .MlbEntries(MlbEntries), .Lanes(Lanes), .ClksPerBit(ClksPerBit),
     .MemLinesW(MemLinesW), .CntW(CntW), .ClkKhz(ClkKhz), .VaKeep(VaKeep), .MdKeep(MdKeep),
-    .HwOnlyMode(HwOnlyMode), .EndForm(EndForm), .RegLookup(RegLookup)
+    .HwOnlyMode(HwOnlyMode), .EndForm(EndForm), .RegLookup(RegLookup), .NumSms(NumSms)
   ) u_core (
     .clk_i(clk), .rst_ni(rst_n_q), .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .status_o(status)
   );

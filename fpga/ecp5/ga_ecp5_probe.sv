@@ -51,10 +51,14 @@ module ga_ecp5_probe #(
 
   // Input fields, in order, from in_q.
   localparam int B0 = N * ReqW;
+  // The units are built as the boards build them, without the INDEX walker (HasIndex 0): reads are 16
+  // or 32 bytes and LAYOUT is at most 2; the length code's and the layout's upper bits are folded in.
+  logic [ga_pkg::MemLenW-1:0]   mlen;
+  logic [N*ga_pkg::LayoutW-1:0] mlay;
   if (NumSms == 0) begin : gen_mlu
     logic [RspW-1:0] r;
     ga_mlu #(.TagBits(TagBits), .MlbEntries(MlbEntries), .Lanes(Lanes), .IdW(IdW), .HwOnly(HwOnly),
-             .EndForm(EndForm), .RegLookup(RegLookup)) u_mlu (
+             .HasIndex(0), .EndForm(EndForm), .RegLookup(RegLookup)) u_mlu (
       .clk_i, .rst_ni(rst_q),
       .req_valid_i(in_q[0]), .req_ready_o(r[0]), .req_op_i(in_q[3:1]), .req_id_i(in_q[4 +: IdW]),
       .req_warp_i(in_q[4+IdW +: 16]), .req_active_i(in_q[20+IdW +: Lanes]),
@@ -69,7 +73,7 @@ module ga_ecp5_probe #(
       .rsp_exc_sm_o(r[333+IdW+AW+Lanes +: 16]), .rsp_exc_warp_o(r[349+IdW+AW+Lanes +: 16]),
       .rsp_exc_lane_o(r[365+IdW+AW+Lanes +: 5]),
       .mem_req_valid_o(res[N*RspW]), .mem_req_ready_i(in_q[B0]), .mem_req_addr_o(res[N*RspW+1 +: 64]),
-      .mem_req_len_o(res[N*RspW+65]), .mem_rsp_valid_i(in_q[B0+1]), .mem_rsp_ready_o(res[N*RspW+66]),
+      .mem_req_len_o(mlen), .mem_rsp_valid_i(in_q[B0+1]), .mem_rsp_ready_o(res[N*RspW+66]),
       .mem_rsp_data_i(in_q[B0+2+SmW +: 256]), .mem_rsp_err_i(in_q[B0+258+SmW]),
       .orc_req_valid_o(res[N*RspW+67+SmW]), .orc_req_ready_i(in_q[B0+259+SmW]),
       .orc_req_va_o(res[N*RspW+68+SmW +: 64]), .orc_rsp_valid_i(in_q[B0+260+SmW]),
@@ -77,11 +81,13 @@ module ga_ecp5_probe #(
       .ev_valid_o(r[370+IdW+AW+Lanes]), .ev_kind_o(r[371+IdW+AW+Lanes +: 3]),
       .ev_id_o(r[374+IdW+AW+Lanes +: IdW]), .ev_slot_o(r[375+2*IdW+AW+Lanes +: 6]),
       .ev_lane_o(r[381+2*IdW+AW+Lanes +: 5]), .halted_o(r[386+2*IdW+AW+Lanes]),
-      .cfg_mode_o(r[387+2*IdW+AW+Lanes]), .cfg_layout_o(r[388+2*IdW+AW+Lanes +: 2]),
+      .cfg_mode_o(r[387+2*IdW+AW+Lanes]), .cfg_layout_o(mlay[0 +: ga_pkg::LayoutW]),
       .cfg_root_o(r[390+2*IdW+AW+Lanes +: 64]), .cfg_step_limit_o(r[454+2*IdW+AW+Lanes +: 32]),
       .cfg_policy_o(r[486+2*IdW+AW+Lanes]), .cfg_sm_id_o(r[487+2*IdW+AW+Lanes +: 16]),
       .cfg_tag_bits_o(r[503+2*IdW+AW+Lanes +: 5])
     );
+    assign res[N*RspW+65] = ^mlen;
+    assign r[388+2*IdW+AW+Lanes +: 2] = {mlay[1], mlay[0] ^ mlay[2]};
     assign r[RspW-1:508+2*IdW+AW+Lanes] = '0;
     assign r[374+2*IdW+AW+Lanes] = 1'b0;      // a spare bit between ev_id and ev_slot
     assign res[RspW-1:0] = r;
@@ -97,7 +103,7 @@ module ga_ecp5_probe #(
     logic [N*Lanes-1:0] act, flt;
     logic [N*AW-1:0]  ad, rad;
     logic [N*64-1:0]  mdv, rd, ea, emd, etb, esi, root;
-    logic [N*2-1:0]   rst2, lay, rts;
+    logic [N*2-1:0]   rst2, rts;
     logic [N*5-1:0]   el, evl;
     logic [N*(IdW+1)-1:0] evi;
     logic [N*6-1:0]   evs;
@@ -120,11 +126,12 @@ module ga_ecp5_probe #(
                                     esz[s*3 +: 3], esm[s*16 +: 16], ewp[s*16 +: 16], el[s*5 +: 5],
                                     evv[s], evk[s*3 +: 3], evi[s*(IdW+1) +: IdW+1], evs[s*6 +: 6],
                                     evl[s*5 +: 5], acc[s], rrsp[s], rts[s*2 +: 2], root[s*64 +: 64],
-                                    lim[s*32 +: 32], hl[s] ^ md[s] ^ pol[s], smid[s*16 +: 16], lay[s*2 +: 2],
+                                    lim[s*32 +: 32], hl[s] ^ md[s] ^ pol[s], smid[s*16 +: 16],
+                                    mlay[s*3+1], mlay[s*3] ^ mlay[s*3+2],
                                     {(RspW-505-2*IdW-AW-Lanes){1'b0}}};
     end
     ga_system #(.TagBits(TagBits), .MlbEntries(MlbEntries), .Lanes(Lanes), .IdW(IdW), .NumSms(N),
-                .HwOnly(HwOnly), .EndForm(EndForm), .RegLookup(RegLookup)) u_sys (
+                .HwOnly(HwOnly), .HasIndex(0), .EndForm(EndForm), .RegLookup(RegLookup)) u_sys (
       .clk_i, .rst_ni(rst_q),
       .req_valid_i(v), .req_ready_o(rdy), .req_op_i(op), .req_id_i(id), .req_warp_i(wp),
       .req_active_i(act), .req_addr_i(ad), .req_size_i(sz), .req_md_i(mdv), .req_cfg_addr_i(ca),
@@ -137,7 +144,7 @@ module ga_ecp5_probe #(
       .rt_cfg_addr_i(in_q[B0+393+2*SmW +: 3]), .rt_ack_o(res[N*RspW+133+2*SmW]),
       .rt_err_o(res[N*RspW+134+2*SmW]),
       .mem_req_valid_o(res[N*RspW]), .mem_req_ready_i(in_q[B0]), .mem_req_addr_o(res[N*RspW+1 +: 64]),
-      .mem_req_len_o(res[N*RspW+65]), .mem_req_sm_o(res[N*RspW+67 +: SmW]),
+      .mem_req_len_o(mlen), .mem_req_sm_o(res[N*RspW+67 +: SmW]),
       .mem_rsp_valid_i(in_q[B0+1]), .mem_rsp_ready_o(res[N*RspW+66]), .mem_rsp_sm_i(in_q[B0+2 +: SmW]),
       .mem_rsp_data_i(in_q[B0+2+SmW +: 256]), .mem_rsp_err_i(in_q[B0+258+SmW]),
       .orc_req_valid_o(res[N*RspW+67+SmW]), .orc_req_ready_i(in_q[B0+259+SmW]),
@@ -146,9 +153,10 @@ module ga_ecp5_probe #(
       .orc_rsp_found_i(in_q[B0+261+2*SmW]), .orc_rsp_idx_i(in_q[B0+262+2*SmW +: 64]),
       .ev_valid_o(evv), .ev_kind_o(evk), .ev_id_o(evi), .ev_slot_o(evs), .ev_lane_o(evl),
       .rt_acc_o(acc), .rt_rsp_o(rrsp), .rt_rsp_status_o(rts),
-      .halted_o(hl), .cfg_mode_o(md), .cfg_layout_o(lay), .cfg_root_o(root), .cfg_step_limit_o(lim),
+      .halted_o(hl), .cfg_mode_o(md), .cfg_layout_o(mlay), .cfg_root_o(root), .cfg_step_limit_o(lim),
       .cfg_policy_o(pol), .cfg_sm_id_o(smid), .cfg_tag_bits_o(res[N*RspW+135+2*SmW +: 5])
     );
+    assign res[N*RspW+65] = ^mlen;
     assign res[OutW-1:N*RspW+140+2*SmW] = '0;
   end
 

@@ -49,9 +49,10 @@ int gab_mirror_init(gab_mirror_t *m, const gab_info_t *info, char *err, size_t e
         return -1;
     }
     if (info->lanes < 1u || info->lanes > GAB_LANES_MAX || info->mlb_entries < 1u || info->mlb_entries > 64u ||
-        info->mem_lines_log2 < 4u || info->mem_lines_log2 > 11u) {
-        snprintf(err, errlen, "board reports an unexpected build (Lanes %u, MLB %u, memory lines 2^%u)",
-                 info->lanes, info->mlb_entries, info->mem_lines_log2);
+        info->mem_lines_log2 < 4u || info->mem_lines_log2 > 11u || info->num_sms < 1u ||
+        info->num_sms > GAB_SMS_MAX) {
+        snprintf(err, errlen, "board reports an unexpected build (Lanes %u, MLB %u, memory lines 2^%u, SMs %u)",
+                 info->lanes, info->mlb_entries, info->mem_lines_log2, info->num_sms);
         return -1;
     }
     m->win = UINT64_C(32) << info->mem_lines_log2;
@@ -85,11 +86,16 @@ void gab_mirror_free(gab_mirror_t *m)
 void gab_mirror_reset(gab_mirror_t *m)
 {
     ga_memif_t mi = {.read = mirror_read, .read_ctx = m, .oracle = mirror_oracle, .oracle_ctx = m};
-    (void)ga_mlu_init(&m->mlu, m->info.tag_bits, m->info.mlb_entries, &mi);
+    for (unsigned s = 0; s < m->info.num_sms; s++) (void)ga_mlu_init(&m->sm[s], m->info.tag_bits, m->info.mlb_entries, &mi);
     memset(m->cnt, 0, sizeof m->cnt);
 }
 
 void gab_mirror_clear_counters(gab_mirror_t *m) { memset(m->cnt, 0, sizeof m->cnt); }
+
+void gab_mirror_select(gab_mirror_t *m, unsigned sm)
+{
+    if (sm < m->info.num_sms) m->cur = sm;
+}
 
 void gab_mirror_mem_write(gab_mirror_t *m, unsigned line, const uint8_t data[32])
 {
@@ -148,7 +154,9 @@ static bool cfg_write(ga_mlu_cfg_t *c, unsigned addr, uint64_t v)
         c->mode = (ga_mode_t)v;
         return true;
     case GAB_CFG_LAYOUT:
-        if (v > 2u) return false;
+        /* every board build leaves the INDEX walker out (ga_mlu HasIndex 0, fpga/rtl/ga_board_core.sv):
+         * LAYOUT = INDEX (3) is refused there like the codes no build has */
+        if (v >= (uint64_t)GA_LAYOUT_INDEX) return false;
         c->layout = (ga_layout_t)v;
         return true;
     case GAB_CFG_ROOT: c->root = v; return true;
@@ -191,9 +199,8 @@ static void fill_rec(gab_rsp_t *e, const ga_warp_rsp_t *w, unsigned lanes, bool 
     e->exc_esize = w->rec.entry.size;
 }
 
-void gab_mirror_op(gab_mirror_t *m, const gab_req_t *r, gab_rsp_t *exp)
+static void mirror_op1(gab_mirror_t *m, ga_mlu_t *u, const gab_req_t *r, gab_rsp_t *exp)
 {
-    ga_mlu_t *u = &m->mlu;
     unsigned lanes = m->info.lanes;
     memset(exp, 0, sizeof *exp);
     exp->bstatus = GAB_ST_OK;
@@ -275,6 +282,20 @@ void gab_mirror_op(gab_mirror_t *m, const gab_req_t *r, gab_rsp_t *exp)
     m->cnt[GAB_CNT_EV0 + 7] += s1->flushes - s0.flushes;
 }
 
+void gab_mirror_op(gab_mirror_t *m, const gab_req_t *r, gab_rsp_t *exp)
+{
+    if (m->info.num_sms > 1u && r->sm == GAB_SM_ALL) {
+        /* The runtime port: the command reaches every SM (ga_system); the board shows SM 0's response. */
+        for (unsigned s = m->info.num_sms; s-- > 0;) mirror_op1(m, &m->sm[s], r, exp);
+        m->cur = 0;
+        return;
+    }
+    unsigned s = m->info.num_sms > 1u ? r->sm : 0u;
+    if (s >= m->info.num_sms) s = 0; /* gab_sess_op refuses such a request before it is sent */
+    m->cur = s;
+    mirror_op1(m, &m->sm[s], r, exp);
+}
+
 #define CMP(field, fmt)                                                                                   \
     do {                                                                                                  \
         if (exp->field != got->field) {                                                                   \
@@ -333,7 +354,7 @@ unsigned gab_mirror_compare_counters(const gab_mirror_t *m, const uint32_t got[G
 
 unsigned gab_mirror_compare_info(const gab_mirror_t *m, const gab_info_t *got, char *msg, size_t n)
 {
-    const ga_mlu_cfg_t *c = &m->mlu.cfg;
+    const ga_mlu_cfg_t *c = &m->sm[m->cur].cfg;
     unsigned diffs = 0;
     size_t used = 0;
     if (n > 0) msg[0] = '\0';

@@ -37,7 +37,7 @@ static uint64_t get_le(const uint8_t *p, unsigned n)
     return v;
 }
 
-size_t gab_pay_mlu_op(const gab_req_t *r, unsigned lanes, uint8_t *out)
+size_t gab_pay_mlu_op(const gab_req_t *r, unsigned lanes, unsigned version, uint8_t *out)
 {
     out[0] = r->op & 7u;
     out[1] = r->cfg_addr & 7u;
@@ -48,7 +48,9 @@ size_t gab_pay_mlu_op(const gab_req_t *r, unsigned lanes, uint8_t *out)
     put_le(out + 10, r->orc_idx, 2);
     put_le(out + 12, r->md, 8);
     for (unsigned l = 0; l < lanes; l++) put_le(out + 20 + 8u * l, r->addr[l], 8);
-    return 20u + 8u * lanes;
+    if (version < 2u) return 20u + 8u * lanes;
+    out[20u + 8u * lanes] = r->sm;
+    return 21u + 8u * lanes;
 }
 
 size_t gab_pay_mem_write(uint16_t line, const uint8_t data[32], uint8_t *out)
@@ -95,7 +97,8 @@ void gab_dec_info(const uint8_t *p, gab_info_t *i)
     i->layout = (p[14] >> 1) & 3u;
     i->policy = (p[14] >> 3) & 1u;
     i->hwonly = ((p[14] >> 4) & 1u) != 0u;
-    i->cfg_tag_bits = p[15];
+    i->cfg_tag_bits = p[15] & 0x1Fu;
+    i->num_sms = i->version >= 2u ? ((unsigned)p[15] >> 5) + 1u : 1u;
     i->root = get_le(p + 16, 8);
     i->step_limit = (uint32_t)get_le(p + 24, 4);
     i->sm_id = (uint16_t)get_le(p + 28, 2);
@@ -141,7 +144,8 @@ int gab_parser_feed(gab_parser_t *f, uint8_t b)
 
 const char *gab_status_name(unsigned st)
 {
-    static const char *const n[GAB_ST_CODES] = {"OK", "BAD_CRC", "BAD_LEN", "BAD_CMD", "MEM_RANGE"};
+    static const char *const n[GAB_ST_CODES] = {"OK", "BAD_CRC", "BAD_LEN", "BAD_CMD", "MEM_RANGE",
+                                                      "BAD_SM"};
     return st < GAB_ST_CODES ? n[st] : "?";
 }
 

@@ -16,7 +16,10 @@
 
 #define GAB_SYNC_REQ 0xA5u
 #define GAB_SYNC_RSP 0x5Au
-#define GAB_VERSION 1u
+#define GAB_VERSION 2u        /* the newest protocol gaprobe speaks; it speaks 1 and 2 (docs/fpga.md §12) */
+#define GAB_VERSION_MIN 1u
+#define GAB_SMS_MAX 8u        /* a version-2 (system) board's most SMs */
+#define GAB_SM_ALL 0xFFu      /* version 2: MLU_OP's SM byte for the runtime port (every SM) */
 #define GAB_LANES_MAX 16u
 #define GAB_FRAME_MAX (3u + 255u + 1u)
 
@@ -36,7 +39,8 @@ enum {
     GAB_ST_BAD_LEN = 2,   /* LEN is not the command's payload length */
     GAB_ST_BAD_CMD = 3,   /* unknown command */
     GAB_ST_MEM_RANGE = 4, /* MEM_WRITE line outside the memory */
-    GAB_ST_CODES = 5
+    GAB_ST_BAD_SM = 5,    /* version 2: the SM byte names no SM of the build (or 0xFF with op 0..3) */
+    GAB_ST_CODES = 6
 };
 
 /* Flags, byte 1 of every response. */
@@ -77,6 +81,10 @@ typedef struct {
     uint32_t active;    /* lane mask */
     uint64_t md;        /* Rb / location / {Rc, Rb} / register value */
     uint64_t addr[GAB_LANES_MAX];
+    /* Version 2 (system boards): the SM byte, 0 .. NumSms-1 or GAB_SM_ALL. sm_set false: the session
+     * chooses (gab_sess_op). Ignored by version-1 boards (one SM). */
+    bool sm_set;
+    uint8_t sm;
 } gab_req_t;
 
 /* The response block every response starts with (docs/fpga.md §3.3). */
@@ -106,6 +114,7 @@ typedef struct {
     uint16_t sm_id;
     unsigned va_keep, md_keep;   /* narrow builds: kept VA bits, kept md bits; full: 64 - T, 64 */
     bool hwonly;                 /* the build has HWOnly mode (docs/fpga.md §6) */
+    unsigned num_sms;            /* SMs: 1 for version 1; version 2: byte 15 bits 7:5, plus 1 */
 } gab_info_t;
 
 /* CRC-8, polynomial 0x07, initial value 0 (the board's). */
@@ -114,8 +123,9 @@ uint8_t gab_crc8(uint8_t crc, const uint8_t *p, size_t n);
 /* Encode a request frame into out (at least GAB_FRAME_MAX bytes); returns its length. */
 size_t gab_frame(uint8_t cmd, const uint8_t *payload, uint8_t len, uint8_t *out);
 
-/* Payload builders. Each returns the payload length. lanes: the board's Lanes (1..16). */
-size_t gab_pay_mlu_op(const gab_req_t *r, unsigned lanes, uint8_t *out);
+/* Payload builders. Each returns the payload length. lanes: the board's Lanes (1..16). version 2
+ * appends the SM byte r->sm (docs/fpga.md §12). */
+size_t gab_pay_mlu_op(const gab_req_t *r, unsigned lanes, unsigned version, uint8_t *out);
 size_t gab_pay_mem_write(uint16_t line, const uint8_t data[32], uint8_t *out);
 
 /* Length of the response block for a board with `lanes` lanes. */

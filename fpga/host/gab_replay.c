@@ -1,13 +1,15 @@
 /*
  * gab_replay.c — replay a gatrace (docs/traces.md) through the board (docs/fpga.md §7.3).
  *
- * The trace library's replay (sim/trace/ga_replay.h) drives every MLU operation through a backend; a
- * program supplies its hardware backend through the replay configuration's rtl_factory, with its own
- * context (the session), so no global binds the two: the replay then runs gaprobe's board backend. Each operation goes to the golden model (the replay's own ga_system, trace address
+ * The trace library's replay (sim/trace/ga_replay.h) drives every MLU operation through a backend
+ * (cmodel/ga_backend.h) opened by name from the program's registry: gaprobe's replay registry holds
+ * the board backend "board" defined here, and the session travels as the backend's argument, so no
+ * global binds the two. Each operation goes to the golden model (the replay's own ga_system, trace address
  * space) and to the board (board address space, with the board's golden-model mirror checking every
  * response exactly); the two results are compared lane by lane.
  *
- *   - One SM: the replay runs with sms = 1, so every trace SM is the board's MLU.
+ *   - SMs: the replay runs with the board's SMs (1, or NumSms of a system board: docs/fpga.md §12);
+ *     each operation goes to its SM's MLU, the runtime's invalidations and register writes to every SM.
  *   - Lanes: a warp operation wider than the board is sent as consecutive groups of the board's lanes;
  *     the per-lane results of spec §4-§5 do not depend on the grouping (spec §5.4), so the combined
  *     fault mask and lowest failing lane's record must equal the model's. The MLB sees more lookups
@@ -29,7 +31,7 @@
 #include "ga_trace.h"
 #include "gab_sess.h"
 
-/* What gab_replay hands the backend factory, and learns back: the session, and the backend built
+/* What gab_replay hands the backend's open, and learns back: the session, and the backend built
  * (for its counters after the replay). */
 typedef struct bk bk_t;
 typedef struct {
@@ -82,6 +84,8 @@ static int cfg_write(bk_t *b, unsigned reg, uint64_t v)
     r.op = GAB_OP_CFG_WRITE;
     r.cfg_addr = (uint8_t)reg;
     r.md = v;
+    r.sm_set = reg == GAB_CFG_SM_ID; /* SM 0's; the other registers reach every SM */
+    r.sm = 0;
     if (gab_sess_op(b->s, &r, &rsp) != 0) {
         set_fatal(b, b->s->err);
         return -1;
@@ -105,6 +109,21 @@ static int sync_regs(bk_t *b)
     }
     if (!b->started || c->policy != b->regs.policy) rc |= cfg_write(b, GAB_CFG_POLICY, c->policy);
     if (!b->started || c->sm_id != b->regs.sm_id) rc |= cfg_write(b, GAB_CFG_SM_ID, c->sm_id);
+    /* SM_ID is each SM's own (a system board: every SM's, written once). */
+    for (unsigned k = 1; !b->started && k < b->s->info.num_sms && rc == 0; k++) {
+        gab_req_t r;
+        gab_rsp_t rsp;
+        memset(&r, 0, sizeof r);
+        r.op = GAB_OP_CFG_WRITE;
+        r.cfg_addr = GAB_CFG_SM_ID;
+        r.md = b->sys->sm[k].cfg.sm_id;
+        r.sm_set = true;
+        r.sm = (uint8_t)k;
+        if (gab_sess_op(b->s, &r, &rsp) != 0) {
+            set_fatal(b, b->s->err);
+            rc = -1;
+        }
+    }
     b->regs = *c;
     return rc;
 }
@@ -213,7 +232,8 @@ static unsigned size_log2(uint32_t s)
 
 /* Run a warp op on the board in groups of its lanes; combined result into g (board addresses). Returns
  * GA_OK, GA_ERR_HALTED (the board refused), or another error with the session's message. */
-static ga_err_t board_warp(bk_t *b, unsigned op, const ga_warp_req_t *req, uint64_t md, ga_warp_rsp_t *g)
+static ga_err_t board_warp(bk_t *b, unsigned op, unsigned sm, const ga_warp_req_t *req, uint64_t md,
+                           ga_warp_rsp_t *g)
 {
     gab_sess_t *s = b->s;
     unsigned L = s->lanes;
@@ -233,6 +253,8 @@ static ga_err_t board_warp(bk_t *b, unsigned op, const ga_warp_req_t *req, uint6
         r.warp = req->warp;
         r.size_log2 = (uint8_t)size_log2(req->size);
         r.active = act;
+        r.sm_set = true;
+        r.sm = (uint8_t)sm;
         for (unsigned l = 0; l < L && c + l < req->lanes; l++)
             r.addr[l] = op == GAB_OP_MEMCHECK_S ? req->addr[c + l] : xptr(b, req->addr[c + l]);
         uint64_t idx = 0;
@@ -284,7 +306,7 @@ static ga_err_t bk_loadmeta(void *ctx, unsigned sm, uint64_t p, uint64_t *rd)
     req.size = 1;
     req.addr[0] = p;
     ga_warp_rsp_t g;
-    ga_err_t ge = board_warp(b, GAB_OP_LOADMETA, &req, 0, &g);
+    ga_err_t ge = board_warp(b, GAB_OP_LOADMETA, sm, &req, 0, &g);
     if (b->fatal) return GA_ERR_NO_MEMORY;
     if (ge == GA_ERR_BAD_PARAM) return e;
     if (ge != e || (e == GA_OK && g.addr[0] != *rd)) {
@@ -309,7 +331,7 @@ static ga_err_t warp_op(bk_t *b, unsigned op, unsigned sm, const ga_warp_req_t *
     b->ops++;
     ga_warp_rsp_t g;
     uint64_t bmd = op == GAB_OP_MEMCHECK_S ? ((uint64_t)ssize << 32) | base : md;
-    ga_err_t ge = board_warp(b, op, req, bmd, &g);
+    ga_err_t ge = board_warp(b, op, sm, req, bmd, &g);
     if (b->fatal) return GA_ERR_NO_MEMORY;
     if (ge == GA_ERR_BAD_PARAM) return e;
     if (ge != e) {
@@ -345,7 +367,7 @@ static ga_err_t bk_access(void *ctx, unsigned sm, const ga_warp_req_t *req, ga_w
 static void bk_runtime_changed(void *ctx, const uint64_t *locs, size_t n, uint64_t root)
 {
     bk_t *b = ctx;
-    if (b->model.runtime_changed != NULL) b->model.runtime_changed(b->model.ctx, locs, n, root);
+    b->model.runtime_changed(b->model.ctx, locs, n, root);
     if (b->fatal || start(b) != 0) return;
     if (sync_mem(b) != 0) return;
     for (size_t i = 0; i < n; i++) {
@@ -362,18 +384,35 @@ static void bk_runtime_changed(void *ctx, const uint64_t *locs, size_t n, uint64
     (void)sync_regs(b);
 }
 
-static int bk_check(void *ctx, ga_trace_err_t *err)
+/* An MLB flush goes to the model and to the board's MLU of that SM (the replay itself never flushes;
+ * the interface's other users may). */
+static void bk_flush(void *ctx, unsigned sm)
+{
+    bk_t *b = ctx;
+    b->model.flush(b->model.ctx, sm);
+    if (b->fatal || start(b) != 0) return;
+    gab_req_t r;
+    gab_rsp_t rsp;
+    memset(&r, 0, sizeof r);
+    r.op = GAB_OP_FLUSH;
+    r.sm_set = true;
+    r.sm = (uint8_t)sm;
+    if (gab_sess_op(b->s, &r, &rsp) != 0) set_fatal(b, b->s->err);
+}
+
+static int bk_check(void *ctx, char *msg, size_t cap)
 {
     bk_t *b = ctx;
     if (b->fatal) {
-        snprintf(err->msg, sizeof err->msg, "board: %.400s", b->fatal_msg);
+        snprintf(msg, cap, "board: %.400s", b->fatal_msg);
         return -1;
     }
     uint32_t cnt[GAB_NCNT];
     if (gab_sess_counters(b->s, false, cnt) != 0 || gab_sess_check_regs(b->s) != 0) {
-        snprintf(err->msg, sizeof err->msg, "board: %.400s", b->s->err);
+        snprintf(msg, cap, "board: %.400s", b->s->err);
         return -1;
     }
+    if (cap > 0u) msg[0] = '\0';
     return 0;
 }
 
@@ -381,31 +420,35 @@ static void bk_destroy(void *ctx)
 {
     bk_t *b = ctx;
     if (b == NULL) return;
-    if (b->model.destroy != NULL) b->model.destroy(b->model.ctx);
+    ga_backend_close(&b->model);
     free(b->shadow);
     free(b);
 }
 
-/* The replay's hardware backend (ga_replay_cfg_t.rtl_factory): gaprobe's board, bound to the session
- * in arg (a bk_bind_t, which also learns the backend built). */
-static int bk_create(ga_backend_t *be, ga_system_t *sys, void *arg, ga_trace_err_t *err)
+/* The board backend's open (registry name "board"): gaprobe's board, bound to the session in arg (a
+ * bk_bind_t, which also learns the backend built). */
+static int bk_create(ga_backend_t *be, ga_system_t *sys, void *arg, char *msg, size_t cap)
 {
     bk_bind_t *bind = arg;
     memset(be, 0, sizeof *be);
     if (bind == NULL || bind->s == NULL) {
-        snprintf(err->msg, sizeof err->msg, "no board session to replay through");
+        snprintf(msg, cap, "no board session to replay through");
         return -1;
     }
     bk_t *b = calloc(1, sizeof *b);
     if (b != NULL) b->shadow = calloc(1, (size_t)bind->s->mirror.win);
     if (b == NULL || b->shadow == NULL) {
         if (b != NULL) free(b);
-        snprintf(err->msg, sizeof err->msg, "out of memory");
+        snprintf(msg, cap, "out of memory");
         return -1;
     }
     b->s = bind->s;
     b->sys = sys;
-    ga_backend_model(&b->model, sys);
+    if (ga_backend_open(NULL, "model", sys, NULL, &b->model, msg, cap) != GA_BACKEND_OK) {
+        free(b->shadow);
+        free(b);
+        return -1;
+    }
     unsigned v = 64u - b->s->info.tag_bits;
     b->narrow = b->s->info.va_keep < v;
     if (b->narrow) {
@@ -421,12 +464,18 @@ static int bk_create(ga_backend_t *be, ga_system_t *sys, void *arg, ga_trace_err
     be->memcheck_g = bk_memcheck_g;
     be->memcheck_s = bk_memcheck_s;
     be->access = bk_access;
+    be->flush = bk_flush;
     be->runtime_changed = bk_runtime_changed;
     be->check = bk_check;
     be->destroy = bk_destroy;
     bind->bk = b;
     return 0;
 }
+
+/* gaprobe's replay registry: the board (the model runs inside it, beside the board). */
+static const ga_backend_def_t board_def = {"board", "the iCE40 board over its UART, checked against the model",
+                                           bk_create};
+static const ga_backend_def_t *const replay_backends[] = {&board_def, NULL};
 
 int gab_replay(gab_sess_t *s, const gab_replay_opts_t *o)
 {
@@ -443,15 +492,15 @@ int gab_replay(gab_sess_t *s, const gab_replay_opts_t *o)
     cfg.layout = (ga_layout_t)o->layout;
     cfg.tag_bits = s->info.tag_bits;
     cfg.mlb_entries = s->info.mlb_entries;
-    cfg.sms = 1;
+    cfg.sms = s->info.num_sms;
     cfg.seed = o->seed;
     cfg.md_base = 32;
     cfg.md_capacity = (uint32_t)((s->mirror.win - 32u) / (o->layout == 2 ? 16u : 32u));
     cfg.step_limit = o->step_limit;
-    cfg.rtl = true;
     bk_bind_t bind = {s, NULL};
-    cfg.rtl_factory = bk_create;
-    cfg.rtl_arg = &bind;
+    cfg.backend = "board";
+    cfg.backends = replay_backends;
+    cfg.backend_arg = &bind;
     ga_replay_t *rp = NULL;
     int rc = ga_replay_run(&rp, &cfg, r, NULL, NULL, &err);
     if (rc != 0) {

@@ -249,7 +249,8 @@ static int step(st_t *t)
         case 2: return cfg(t, GAB_CFG_STEP_LIMIT, rnd(t, 2) ? 1u + rnd(t, 6) : step_reset(t));
         case 3: return cfg(t, GAB_CFG_SM_ID, rnd(t, 1u << 16));
         case 4: return cfg(t, GAB_CFG_MODE, 2u + rnd(t, 5));             /* illegal */
-        case 5: return cfg(t, GAB_CFG_LAYOUT, 3u);                       /* illegal */
+        case 5: /* illegal on a board: INDEX (3; the boards build ga_mlu with HasIndex 0) or 4 .. 7 */
+            return cfg(t, GAB_CFG_LAYOUT, (unsigned)GA_LAYOUT_INDEX + (unsigned)rnd(t, 5));
         case 6: return cfg(t, GAB_CFG_STEP_LIMIT, 0u);                   /* illegal */
         case 7: return cfg(t, 6u + (unsigned)rnd(t, 2), rnd(t, 16));     /* no such register */
         case 8: /* a wrong ROOT for a while (restored by the next runtime call or case 9) */

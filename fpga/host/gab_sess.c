@@ -103,10 +103,12 @@ static int board_status(gab_sess_t *s, const uint8_t *pay, const char *what)
     return -1;
 }
 
-int gab_sess_info(gab_sess_t *s, gab_info_t *info)
+int gab_sess_info(gab_sess_t *s, gab_info_t *info) { return gab_sess_info_sm(s, -1, info); }
+
+int gab_sess_info_sm(gab_sess_t *s, int sm, gab_info_t *info)
 {
-    uint8_t pay[256], len;
-    if (gab_sess_xfer(s, GAB_CMD_INFO, NULL, 0, pay, &len) != 0) return -1;
+    uint8_t pay[256], len, sel = (uint8_t)(sm < 0 ? 0 : sm);
+    if (gab_sess_xfer(s, GAB_CMD_INFO, &sel, sm < 0 ? 0u : 1u, pay, &len) != 0) return -1;
     if (board_status(s, pay, "INFO") != 0) return -1;
     if (len < 56u + 8u + GAB_INFO_LEN || (len - 56u - GAB_INFO_LEN) % 8u != 0u) {
         snprintf(s->err, sizeof s->err, "INFO response has %u bytes: not a GPUArmor board of protocol %u?", len,
@@ -120,11 +122,12 @@ int gab_sess_info(gab_sess_t *s, gab_info_t *info)
         return -1;
     }
     gab_dec_info(t, info);
-    if (info->version != GAB_VERSION || info->lanes != lanes) {
-        snprintf(s->err, sizeof s->err, "board protocol version %u (Lanes %u), gaprobe speaks version %u",
-                 info->version, info->lanes, GAB_VERSION);
+    if (info->version < GAB_VERSION_MIN || info->version > GAB_VERSION || info->lanes != lanes) {
+        snprintf(s->err, sizeof s->err, "board protocol version %u (Lanes %u), gaprobe speaks versions %u to %u",
+                 info->version, info->lanes, GAB_VERSION_MIN, GAB_VERSION);
         return -1;
     }
+    if (sm >= 0 && s->mirror.mem != NULL) gab_mirror_select(&s->mirror, (unsigned)sm);
     return 0;
 }
 
@@ -191,15 +194,46 @@ int gab_sess_begin(gab_sess_t *s, bool clear_mem)
     return 0;
 }
 
-int gab_sess_op(gab_sess_t *s, const gab_req_t *r, gab_rsp_t *rsp)
+/* The SM an operation goes to (docs/fpga.md §12): the one it names, else INVALIDATE, FLUSH,
+ * CLEAR_HALT and CFG_WRITE (but of SM_ID) reach every SM, as the runtime's commands do, and the
+ * rest go to the session's SM (--sm) or round robin. */
+static int pick_sm(gab_sess_t *s, const gab_req_t *r, gab_req_t *out)
+{
+    unsigned n = s->info.num_sms, op = r->op & 7u;
+    *out = *r;
+    if (!r->sm_set) {
+        if (op >= GAB_OP_INVALIDATE && !(op == GAB_OP_CFG_WRITE && (r->cfg_addr & 7u) == GAB_CFG_SM_ID))
+            out->sm = GAB_SM_ALL;
+        else if (s->sm >= 0)
+            out->sm = (uint8_t)s->sm;
+        else
+            out->sm = (uint8_t)(s->rr++ % n);
+    }
+    if (out->sm == GAB_SM_ALL && op < GAB_OP_INVALIDATE) {
+        snprintf(s->err, sizeof s->err, "%s cannot go to every SM (only INVALIDATE, FLUSH, CFG_WRITE, CLEAR_HALT)",
+                 gab_op_name(op));
+        return -1;
+    }
+    if (out->sm != GAB_SM_ALL && out->sm >= n) {
+        snprintf(s->err, sizeof s->err, "SM %u: the board has %u SM%s", out->sm, n, n == 1u ? "" : "s");
+        return -1;
+    }
+    if (n == 1u) out->sm = 0;
+    return 0;
+}
+
+int gab_sess_op(gab_sess_t *s, const gab_req_t *r0, gab_rsp_t *rsp)
 {
     uint8_t req[256], pay[256], len;
     char why[256];
+    gab_req_t rq;
+    const gab_req_t *r = &rq;
+    if (pick_sm(s, r0, &rq) != 0) return -1;
     if (!gab_mirror_req_fits(&s->mirror, r, why, sizeof why)) {
         snprintf(s->err, sizeof s->err, "%s: %s (docs/fpga.md §6)", gab_op_name(r->op), why);
         return -1;
     }
-    size_t n = gab_pay_mlu_op(r, s->lanes, req);
+    size_t n = gab_pay_mlu_op(r, s->lanes, s->info.version, req);
     if (gab_sess_xfer(s, GAB_CMD_MLU_OP, req, (uint8_t)n, pay, &len) != 0) return -1;
     if (board_status(s, pay, gab_op_name(r->op)) != 0) return -1;
     gab_dec_rsp(pay, s->lanes, rsp);
@@ -212,7 +246,12 @@ int gab_sess_op(gab_sess_t *s, const gab_req_t *r, gab_rsp_t *rsp)
             char msg[1024];
             if (gab_mirror_compare(&s->mirror, &exp, rsp, msg, sizeof msg) != 0) {
                 char d[1400];
-                snprintf(d, sizeof d, "op %" PRIu64 " %s addr0=0x%" PRIx64 " md=0x%" PRIx64 ": %s", s->ops,
+                char smn[16] = "";
+                if (s->info.num_sms > 1u) {
+                    if (r->sm == GAB_SM_ALL) snprintf(smn, sizeof smn, " SM all");
+                    else snprintf(smn, sizeof smn, " SM %u", r->sm);
+                }
+                snprintf(d, sizeof d, "op %" PRIu64 "%s %s addr0=0x%" PRIx64 " md=0x%" PRIx64 ": %s", s->ops, smn,
                          gab_op_name(r->op), r->addr[0], r->md, msg);
                 gab_sess_mismatch(s, "response", d);
             }
@@ -241,11 +280,18 @@ int gab_sess_counters(gab_sess_t *s, bool clear, uint32_t cnt[GAB_NCNT])
 
 int gab_sess_check_regs(gab_sess_t *s)
 {
-    gab_info_t i;
-    if (gab_sess_info(s, &i) != 0) return -1;
-    if (s->mirror_ok && s->check) {
-        char msg[1024];
-        if (gab_mirror_compare_info(&s->mirror, &i, msg, sizeof msg) != 0) gab_sess_mismatch(s, "registers", msg);
+    unsigned n = s->info.version >= 2u ? s->info.num_sms : 1u;
+    for (unsigned sm = 0; sm < n; sm++) {
+        gab_info_t i;
+        if (gab_sess_info_sm(s, s->info.version >= 2u ? (int)sm : -1, &i) != 0) return -1;
+        if (s->mirror_ok && s->check) {
+            char msg[1024];
+            if (gab_mirror_compare_info(&s->mirror, &i, msg, sizeof msg) != 0) {
+                char d[1100];
+                snprintf(d, sizeof d, "SM %u: %s", sm, msg);
+                gab_sess_mismatch(s, "registers", n > 1u ? d : msg);
+            }
+        }
     }
     return 0;
 }

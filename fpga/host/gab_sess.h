@@ -25,6 +25,10 @@ typedef struct {
     /* statistics */
     uint64_t frames, resent, breaks, ops, mismatches, board_errors;
     unsigned mismatch_print; /* print at most this many mismatch lines */
+    /* System boards (protocol version 2): the SM of operations that name none (gab_sess_op):
+     * 0 .. NumSms-1, or GAB_SESS_SM_RR: round robin over the SMs, one operation each. */
+    int sm;
+    unsigned rr;
     char err[512];
 } gab_sess_t;
 
@@ -42,11 +46,14 @@ int gab_sess_xfer(gab_sess_t *s, uint8_t cmd, const uint8_t *payload, uint8_t le
 /* Commands; each checks the board status and, when s->check && s->mirror_ok, the mirror.
  * Return 0 on success (a mismatch is counted, not an error), -1 on a link or board error. */
 int gab_sess_info(gab_sess_t *s, gab_info_t *info);
+/* INFO naming an SM (version 2; sm < 0: no SM byte): its registers, and it becomes the selected SM. */
+int gab_sess_info_sm(gab_sess_t *s, int sm, gab_info_t *info);
+#define GAB_SESS_SM_RR (-1)
 int gab_sess_reset(gab_sess_t *s);
 int gab_sess_mem_write(gab_sess_t *s, unsigned line, const uint8_t data[32]);
 int gab_sess_op(gab_sess_t *s, const gab_req_t *r, gab_rsp_t *rsp);
 int gab_sess_counters(gab_sess_t *s, bool clear, uint32_t cnt[GAB_NCNT]);
-/* INFO, comparing the configuration registers with the mirror. */
+/* INFO, comparing the configuration registers with the mirror (every SM's on a system board). */
 int gab_sess_check_regs(gab_sess_t *s);
 
 /* Report a mismatch (counted; printed up to mismatch_print times). */

@@ -35,8 +35,12 @@ static void usage(FILE *f)
           "  --dry-run           check the command line (and a command file) only, open nothing, exit\n"
           "  --seed S, --ops N, --phases N, --gen N     selftest parameters\n"
           "  --mode compiler|hwonly, --layout list|bst|table, --step-limit N   replay parameters\n"
+          "  --sm N|rr           system boards (protocol 2): the SM of operations that name none (default 0;\n"
+          "                      rr: round robin); INVALIDATE, FLUSH, CLEAR_HALT, CFG_WRITE (but SM_ID) go\n"
+          "                      to every SM unless an 'sm' command names one; a replay follows the trace's SMs\n"
           "commands (the single commands print the response; they are not checked):\n"
-          "  info | reset | flush | clear-halt | counters [clear]\n"
+          "  info [SM] | reset | flush | clear-halt | counters [clear]\n"
+          "  sm N|all|auto       the SM of the following operations (system boards; auto: --sm's rule)\n"
           "  cfg mode|layout|root|steplimit|policy|smid|N VALUE\n"
           "  loadmeta PTR\n"
           "  memcheck-g MD SIZE PTR[,PTR...] [active=MASK] [warp=W]\n"
@@ -45,7 +49,8 @@ static void usage(FILE *f)
           "  invalidate LOC | oracle IDX|none\n"
           "  node LINE TB SIZE P0 P1 | entry LOC TB SIZE | line LINE HEX(64 digits)\n"
           "  run FILE            a command file (one command above per line, '=> EXPECT' allowed;\n"
-          "                      'require hwonly' skips the file on a compiler-mode-only build)\n"
+          "                      'require hwonly' skips the file on a compiler-mode-only build, 'require\n"
+          "                      sms N' on a board of fewer than N SMs)\n"
           "  selftest            random operations in lockstep with the golden model\n"
           "  replay TRACE        a gatrace (docs/traces.md) through the board, checked against the model\n"
           "PTR: a number, or T:VA (tag T at address VA; F:VA is the freed tag). Numbers: decimal or 0x hex.\n"
@@ -155,6 +160,8 @@ typedef struct {
     unsigned expect_fail;
     bool skipped;       /* a command file's "require" was not met */
     bool dry;           /* check the syntax only: no session (the port is not open) */
+    bool sm_set;        /* an 'sm' command named the SM of the following operations */
+    uint8_t sm;         /* ... 0 .. 7 or GAB_SM_ALL */
 } cmdctx_t;
 
 #define FAIL_USAGE (-2)
@@ -222,10 +229,20 @@ static int exec_cmd(cmdctx_t *c, char **tok, int ntok, const char *expect)
     if (c->dry && expect != NULL && strcmp(expect, "HALTED") != 0 && strcmp(expect, "CFG_ERROR") != 0 &&
         strcmp(expect, "OK") != 0 && exc_code(expect) < 0 && !parse_u64(expect, &a))
         return usage_err(c, "bad expectation (a kind, ok, OK, HALTED, CFG_ERROR, or a LOADMETA value)", expect);
-    if (strcmp(cmd, "info") == 0 && ntok == 1) {
+    if (strcmp(cmd, "info") == 0 && (ntok == 1 || ntok == 2)) {
+        if (ntok == 2 && (!parse_u64(tok[1], &a) || a >= GAB_SMS_MAX))
+            return usage_err(c, "info SM: an SM number 0..7", tok[1]);
         if (c->dry) return 0;
+        if (ntok == 2 && (s->info.version < 2u || a >= s->info.num_sms)) {
+            fprintf(stderr, "gaprobe: %s: info %s: the board has %u SM%s\n", c->where, tok[1], s->info.num_sms,
+                    s->info.num_sms == 1u ? "" : "s");
+            return FAIL_LINK;
+        }
         gab_info_t i;
-        if (gab_sess_info(s, &i) != 0) return link_err(c);
+        if (gab_sess_info_sm(s, ntok == 2 ? (int)a : -1, &i) != 0) return link_err(c);
+        if (i.version >= 2u)
+            fprintf(s->out, "board: protocol version %u, %u SMs (registers below: SM %s)\n", i.version, i.num_sms,
+                    ntok == 2 ? tok[1] : "last selected");
         fprintf(s->out, "board: TagBits %u, MLB %u entries, Lanes %u, memory %u lines (%u bytes), counters %u bits, "
                 "clock %.3f MHz, %u clocks/bit (%.0f baud), VA bits kept %u, md bits kept %u, HWOnly mode %s\n",
                 i.tag_bits, i.mlb_entries, i.lanes, 1u << i.mem_lines_log2, 32u << i.mem_lines_log2, i.cnt_bits,
@@ -256,6 +273,20 @@ static int exec_cmd(cmdctx_t *c, char **tok, int ntok, const char *expect)
             fprintf(s->out, "\n");
         }
         return s->mismatches != mm0;
+    }
+    if (strcmp(cmd, "sm") == 0 && ntok == 2) {
+        if (strcmp(tok[1], "auto") == 0) {
+            c->sm_set = false;
+        } else if (strcmp(tok[1], "all") == 0) {
+            c->sm_set = true;
+            c->sm = GAB_SM_ALL;
+        } else if (parse_u64(tok[1], &a) && a < GAB_SMS_MAX) {
+            c->sm_set = true;
+            c->sm = (uint8_t)a;
+        } else {
+            return usage_err(c, "sm N (0..7), all or auto", tok[1]);
+        }
+        return 0;
     }
     if (strcmp(cmd, "oracle") == 0 && ntok == 2) {
         if (strcmp(tok[1], "none") == 0) {
@@ -352,6 +383,8 @@ static int exec_cmd(cmdctx_t *c, char **tok, int ntok, const char *expect)
         is_op = false;
     }
     if (!is_op) return usage_err(c, "unknown command or wrong number of arguments", cmd);
+    r.sm_set = c->sm_set;
+    r.sm = c->sm;
     if (c->dry) return 0;
     if (gab_sess_op(s, &r, &rsp) != 0) return link_err(c);
     if (!s->mirror_ok) gab_print_rsp(s->out, &rsp, s->lanes);
@@ -417,9 +450,23 @@ static int run_file(cmdctx_t *c, const char *path)
             worst = usage_err(c, "too many tokens", NULL);
             break;
         }
+        if (strcmp(tok[0], "require") == 0 && n == 3 && strcmp(tok[1], "sms") == 0) {
+            uint64_t k;
+            if (!parse_u64(tok[2], &k) || k < 1u || k > GAB_SMS_MAX) {
+                worst = usage_err(c, "require sms N: 1..8", tok[2]);
+                break;
+            }
+            if (!c->dry && c->s->info.num_sms < k) {
+                fprintf(c->s->out, "%s: SKIP: this build has %u SM%s, the file needs %" PRIu64 "\n", where,
+                        c->s->info.num_sms, c->s->info.num_sms == 1u ? "" : "s", k);
+                c->skipped = true;
+                break;
+            }
+            continue;
+        }
         if (strcmp(tok[0], "require") == 0 && n == 2) {
             if (strcmp(tok[1], "hwonly") != 0) {
-                worst = usage_err(c, "require: only 'hwonly' is known", tok[1]);
+                worst = usage_err(c, "require: 'hwonly' or 'sms N'", tok[1]);
                 break;
             }
             if (!c->dry && !c->s->info.hwonly) {
@@ -482,7 +529,7 @@ int main(int argc, char **argv)
     uint64_t baud = 115200, timeout = 2000, retries = 2;
     const char *dump = NULL;
     bool check = true, keep_mem = false, dry = false;
-    int verbose = 1;
+    int verbose = 1, sm_opt = 0;
     gab_selftest_opts_t st = {.ops = 20000, .seed = 1, .phases = 6, .gen_cases = 400};
     gab_replay_opts_t ro = {.trace = NULL, .mode = 0, .layout = 1, .seed = 1, .step_limit = 0};
 
@@ -523,6 +570,12 @@ int main(int argc, char **argv)
             if (!parse_u64(v, &retries) || retries > 100) goto bad;
         }
         else if (strcmp(o, "--dump") == 0) { NEEDV; dump = v; }
+        else if (strcmp(o, "--sm") == 0) {
+            NEEDV;
+            if (strcmp(v, "rr") == 0) sm_opt = GAB_SESS_SM_RR;
+            else if (parse_u64(v, &x) && x < GAB_SMS_MAX) sm_opt = (int)x;
+            else goto bad;
+        }
         else if (strcmp(o, "--no-check") == 0) check = false;
         else if (strcmp(o, "--keep-memory") == 0) keep_mem = true;
         else if (strcmp(o, "--dry-run") == 0) dry = true;
@@ -579,6 +632,7 @@ int main(int argc, char **argv)
     s.retries = (unsigned)retries;
     s.verbose = verbose;
     s.mismatch_print = 20;
+    s.sm = sm_opt;
     cmdctx_t c = {.s = &s, .where = "command line"};
     /* everything is checked before the port is opened */
     int rc = check_command(&c, argc, argv, i);

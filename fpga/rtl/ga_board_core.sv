@@ -40,6 +40,10 @@
 //                         fewer and shorter carry chains (docs/fpga.md §5.4)
 //   RegLookup             ga_mlu's RegLookup: 1 (the board's default) registers the MLB lookup before the
 //                         check; every operation answers one cycle later (docs/fpga.md §5.4)
+//   NumSms                1 .. 8. 1 (the default): one ga_mlu, protocol version 1, exactly the core of
+//                         before. 2 .. 8: a system board (docs/fpga.md §12): ga_system with NumSms MLUs
+//                         sharing the block RAM through its arbiter, protocol version 2 (an SM byte in
+//                         MLU_OP, SM 0xFF = every SM through the runtime port; an SM byte in INFO)
 //
 // Ports: clk_i, rst_ni (asynchronous, active low), the two UART pins, status_o for LEDs
 //   [0] halted  [1] an MLU operation in flight  [2] toggles on every frame  [3] last frame failed
@@ -64,7 +68,8 @@ module ga_board_core #(
   parameter int MdKeep     = 32,
   parameter int HwOnlyMode = 1,
   parameter int EndForm    = 1,
-  parameter int RegLookup  = 1
+  parameter int RegLookup  = 1,
+  parameter int NumSms     = 1
 ) (
   input  logic       clk_i,
   input  logic       rst_ni,
@@ -74,7 +79,10 @@ module ga_board_core #(
 );
 
   localparam int V        = 64 - TagBits;
-  localparam int ReqBytes = 20 + 8 * Lanes;      // MLU_OP payload (docs/fpga.md §3.2)
+  localparam bit Sys      = (NumSms > 1);        // a system board (protocol version 2)
+  localparam int SmW      = (NumSms > 1) ? $clog2(NumSms) : 1;
+  localparam int SmByte   = 20 + 8 * Lanes;      // version 2: the MLU_OP payload's SM byte
+  localparam int ReqBytes = 20 + 8 * Lanes + (Sys ? 1 : 0);   // MLU_OP payload (docs/fpga.md §3.2)
   localparam int BaseN    = 56 + 8 * Lanes;      // response block, every response
   localparam int InfoN    = 32;                  // INFO trailer
   localparam int NCnt     = 10;                  // counters: ops, mem reads, 8 event kinds
@@ -86,14 +94,15 @@ module ga_board_core #(
 
   localparam bit ParamsBad = (Lanes < 1) || (Lanes > 16) || (CntW < 8) || (CntW > 32) || (MemLinesW < 4) ||
                              (MemLinesW > 8) ||
-                             (VaKeep < 8) || (VaKeep > V) || (MdKeep < 16) || (MdKeep > 32);
+                             (VaKeep < 8) || (VaKeep > V) || (MdKeep < 16) || (MdKeep > 32) ||
+                             (NumSms < 1) || (NumSms > 8);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_board_core: Lanes 1..16, CntW 8..32, MemLinesW 4..8, VaKeep 8..64-TagBits, MdKeep 16..32");
+    if (ParamsBad) $fatal(1, "ga_board_core: Lanes 1..16, CntW 8..32, MemLinesW 4..8, VaKeep 8..64-TagBits, MdKeep 16..32, NumSms 1..8");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_board_core: Lanes 1..16, CntW 8..32, MemLinesW 4..8, VaKeep 8..64-TagBits, MdKeep 16..32");
+    $error("ga_board_core: Lanes 1..16, CntW 8..32, MemLinesW 4..8, VaKeep 8..64-TagBits, MdKeep 16..32, NumSms 1..8");
   end
 `endif
 
@@ -110,6 +119,7 @@ module ga_board_core #(
   localparam logic [7:0] ST_BAD_LEN   = 8'd2;
   localparam logic [7:0] ST_BAD_CMD   = 8'd3;
   localparam logic [7:0] ST_MEM_RANGE = 8'd4;
+  localparam logic [7:0] ST_BAD_SM    = 8'd5;
 
   // CRC-8, polynomial x^8 + x^2 + x + 1 (0x07), initial value 0, no reflection, no final XOR.
   function automatic logic [7:0] crc8(input logic [7:0] crc, input logic [7:0] b);
@@ -217,7 +227,8 @@ module ga_board_core #(
   logic [15:0]          rsp_exc_sm, rsp_exc_warp;
   logic [4:0]           rsp_exc_lane;
 
-  logic                 mreq_valid, mreq_ready, mreq_len, mrsp_valid, mrsp_ready, mrsp_err;
+  logic                 mreq_valid, mreq_ready, mrsp_valid, mrsp_ready, mrsp_err;
+  logic [ga_pkg::MemLenW-1:0] mreq_len;   // 16 or 32 bytes: the board units have no INDEX walker
   logic [63:0]          mreq_addr;
   logic [255:0]         mrsp_data, mrsp_data_kept;
   logic                 orc_req_valid;
@@ -230,7 +241,7 @@ module ga_board_core #(
   logic [4:0]           ev_lane;
 
   logic                 halted, cfg_mode, cfg_policy;
-  logic [1:0]           cfg_layout;
+  logic [ga_pkg::LayoutW-1:0] cfg_layout;  // 0 .. 2 (HasIndex 0)
   logic [63:0]          cfg_root;
   logic [31:0]          cfg_step_limit;
   logic [15:0]          cfg_sm_id;
@@ -259,6 +270,50 @@ module ga_board_core #(
 
   assign req_valid = (st_q == E_EXEC) && (cmd_q == CMD_MLU_OP) && (bst_q == ST_OK);
 
+  logic sm_bad;             // version 2: the frame names no SM of the build (ST_BAD_SM)
+
+  // The one-MLU core's MLU (NumSms = 1), at the module's top level and not inside the generate
+  // block below, so that NumSms = 1 elaborates as the core always did (Yosys 0.23 maps the same
+  // instance inside a generate block to a different netlist: docs/fpga.md §12). A system build
+  // never requests it and leaves its outputs unused: synthesis removes it.
+  logic                        u1_req_valid, u1_mrsp_valid, u1_orc_rsp_valid;
+  logic                              u1_req_ready;
+  logic                              u1_rsp_valid;
+  logic [0:0]                        u1_rsp_id;
+  logic [2:0]                        u1_rsp_op;
+  logic [1:0]                        u1_rsp_status;
+  logic [63:0]                       u1_rsp_rd;
+  logic [AW-1:0]                     u1_rsp_addr;
+  logic [Lanes-1:0]                  u1_rsp_fault;
+  logic [2:0]                        u1_rsp_exc_kind;
+  logic [63:0]                       u1_rsp_exc_addr;
+  logic [63:0]                       u1_rsp_exc_md;
+  logic [63:0]                       u1_rsp_exc_tb;
+  logic [63:0]                       u1_rsp_exc_esize;
+  logic [2:0]                        u1_rsp_exc_size;
+  logic [15:0]                       u1_rsp_exc_sm;
+  logic [15:0]                       u1_rsp_exc_warp;
+  logic [4:0]                        u1_rsp_exc_lane;
+  logic                              u1_mreq_valid;
+  logic [63:0]                       u1_mreq_addr;
+  logic [ga_pkg::MemLenW-1:0]        u1_mreq_len;
+  logic                              u1_mrsp_ready;
+  logic                              u1_orc_req_valid;
+  logic [63:0]                       u1_orc_req_va;
+  logic                              u1_ev_valid;
+  logic [2:0]                        u1_ev_kind;
+  logic [0:0]                        u1_ev_id;
+  logic [5:0]                        u1_ev_slot;
+  logic [4:0]                        u1_ev_lane;
+  logic                              u1_halted;
+  logic                              u1_cfg_mode;
+  logic [ga_pkg::LayoutW-1:0]        u1_cfg_layout;
+  logic [63:0]                       u1_cfg_root;
+  logic [31:0]                       u1_cfg_step_limit;
+  logic                              u1_cfg_policy;
+  logic [15:0]                       u1_cfg_sm_id;
+  logic [4:0]                        u1_cfg_tag_bits;
+
   ga_mlu #(
     .TagBits    (TagBits),
     .MlbEntries (MlbEntries),
@@ -266,12 +321,13 @@ module ga_board_core #(
     .IdW        (1),
     .EndForm    (EndForm),
     .HwOnly     ((HwOnlyMode != 0) ? 1 : 0),
+    .HasIndex   (0),      // no INDEX walker on the boards: LAYOUT = 3 is CFG_ERROR (docs/fpga.md)
     .RegLookup  (RegLookup)
   ) u_mlu (
     .clk_i,
     .rst_ni           (mlu_rst_n),
-    .req_valid_i      (req_valid),
-    .req_ready_o      (req_ready),
+    .req_valid_i      (u1_req_valid),
+    .req_ready_o      (u1_req_ready),
     .req_op_i         (req_op),
     .req_id_i         (1'b0),
     .req_warp_i       (req_warp),
@@ -280,51 +336,292 @@ module ga_board_core #(
     .req_size_i       (req_size),
     .req_md_i         (req_md),
     .req_cfg_addr_i   (req_cfg_addr),
-    .rsp_valid_o      (rsp_valid),
+    .rsp_valid_o      (u1_rsp_valid),
     .rsp_ready_i      (1'b1),
-    .rsp_id_o         (rsp_id),
-    .rsp_op_o         (rsp_op),
-    .rsp_status_o     (rsp_status),
-    .rsp_rd_o         (rsp_rd),
-    .rsp_addr_o       (rsp_addr),
-    .rsp_fault_o      (rsp_fault),
-    .rsp_exc_kind_o   (rsp_exc_kind),
-    .rsp_exc_addr_o   (rsp_exc_addr),
-    .rsp_exc_md_o     (rsp_exc_md),
-    .rsp_exc_tb_o     (rsp_exc_tb),
-    .rsp_exc_esize_o  (rsp_exc_esize),
-    .rsp_exc_size_o   (rsp_exc_size),
-    .rsp_exc_sm_o     (rsp_exc_sm),
-    .rsp_exc_warp_o   (rsp_exc_warp),
-    .rsp_exc_lane_o   (rsp_exc_lane),
+    .rsp_id_o         (u1_rsp_id),
+    .rsp_op_o         (u1_rsp_op),
+    .rsp_status_o     (u1_rsp_status),
+    .rsp_rd_o         (u1_rsp_rd),
+    .rsp_addr_o       (u1_rsp_addr),
+    .rsp_fault_o      (u1_rsp_fault),
+    .rsp_exc_kind_o   (u1_rsp_exc_kind),
+    .rsp_exc_addr_o   (u1_rsp_exc_addr),
+    .rsp_exc_md_o     (u1_rsp_exc_md),
+    .rsp_exc_tb_o     (u1_rsp_exc_tb),
+    .rsp_exc_esize_o  (u1_rsp_exc_esize),
+    .rsp_exc_size_o   (u1_rsp_exc_size),
+    .rsp_exc_sm_o     (u1_rsp_exc_sm),
+    .rsp_exc_warp_o   (u1_rsp_exc_warp),
+    .rsp_exc_lane_o   (u1_rsp_exc_lane),
+    .mem_req_valid_o  (u1_mreq_valid),
+    .mem_req_ready_i  (mreq_ready),
+    .mem_req_addr_o   (u1_mreq_addr),
+    .mem_req_len_o    (u1_mreq_len),
+    .mem_rsp_valid_i  (u1_mrsp_valid),
+    .mem_rsp_ready_o  (u1_mrsp_ready),
+    .mem_rsp_data_i   (mrsp_data_kept),
+    .mem_rsp_err_i    (mrsp_err),
+    .orc_req_valid_o  (u1_orc_req_valid),
+    .orc_req_ready_i  (1'b1),
+    .orc_req_va_o     (u1_orc_req_va),
+    .orc_rsp_valid_i  (u1_orc_rsp_valid),       // answered in the request's own cycle (latency 0)
+    .orc_rsp_found_i  (orc_found),
+    .orc_rsp_idx_i    ({48'd0, orc_idx}),
+    .ev_valid_o       (u1_ev_valid),
+    .ev_kind_o        (u1_ev_kind),
+    .ev_id_o          (u1_ev_id),
+    .ev_slot_o        (u1_ev_slot),
+    .ev_lane_o        (u1_ev_lane),
+    .halted_o         (u1_halted),
+    .cfg_mode_o       (u1_cfg_mode),
+    .cfg_layout_o     (u1_cfg_layout),
+    .cfg_root_o       (u1_cfg_root),
+    .cfg_step_limit_o (u1_cfg_step_limit),
+    .cfg_policy_o     (u1_cfg_policy),
+    .cfg_sm_id_o      (u1_cfg_sm_id),
+    .cfg_tag_bits_o   (u1_cfg_tag_bits)
+  );
+
+  if (!Sys) begin : gen_one
+  assign sm_bad = 1'b0;
+
+  assign u1_req_valid = req_valid;
+  assign u1_mrsp_valid = mrsp_valid;
+  assign u1_orc_rsp_valid = orc_req_valid;
+  assign req_ready = u1_req_ready;
+  assign rsp_valid = u1_rsp_valid;
+  assign rsp_id = u1_rsp_id;
+  assign rsp_op = u1_rsp_op;
+  assign rsp_status = u1_rsp_status;
+  assign rsp_rd = u1_rsp_rd;
+  assign rsp_addr = u1_rsp_addr;
+  assign rsp_fault = u1_rsp_fault;
+  assign rsp_exc_kind = u1_rsp_exc_kind;
+  assign rsp_exc_addr = u1_rsp_exc_addr;
+  assign rsp_exc_md = u1_rsp_exc_md;
+  assign rsp_exc_tb = u1_rsp_exc_tb;
+  assign rsp_exc_esize = u1_rsp_exc_esize;
+  assign rsp_exc_size = u1_rsp_exc_size;
+  assign rsp_exc_sm = u1_rsp_exc_sm;
+  assign rsp_exc_warp = u1_rsp_exc_warp;
+  assign rsp_exc_lane = u1_rsp_exc_lane;
+  assign mreq_valid = u1_mreq_valid;
+  assign mreq_addr = u1_mreq_addr;
+  assign mreq_len = u1_mreq_len;
+  assign mrsp_ready = u1_mrsp_ready;
+  assign orc_req_valid = u1_orc_req_valid;
+  assign orc_req_va = u1_orc_req_va;
+  assign ev_valid = u1_ev_valid;
+  assign ev_kind = u1_ev_kind;
+  assign ev_id = u1_ev_id;
+  assign ev_slot = u1_ev_slot;
+  assign ev_lane = u1_ev_lane;
+  assign halted = u1_halted;
+  assign cfg_mode = u1_cfg_mode;
+  assign cfg_layout = u1_cfg_layout;
+  assign cfg_root = u1_cfg_root;
+  assign cfg_step_limit = u1_cfg_step_limit;
+  assign cfg_policy = u1_cfg_policy;
+  assign cfg_sm_id = u1_cfg_sm_id;
+  assign cfg_tag_bits = u1_cfg_tag_bits;
+  end else begin : gen_sys
+  // ---------------------------------------------------------------------------------------------
+  // System board (NumSms > 1, docs/fpga.md §12): ga_system. MLU_OP's SM byte (req_q byte SmByte)
+  // names the SM whose LSU port gets the request, or 0xFF: the runtime port, every SM (INVALIDATE,
+  // FLUSH, CFG_WRITE, CLEAR_HALT only). The response block, the halt flag and INFO's registers are
+  // those of the selected SM (sm_q): the SM of the last executed MLU_OP (0 for 0xFF) or INFO byte.
+  // ---------------------------------------------------------------------------------------------
+  localparam int SAW = NumSms * AW;
+  logic [7:0]              req_sm;
+  logic                    sm_all;
+  logic [SmW-1:0]          xsm, sm_q;
+  logic [NumSms-1:0]       s_req_valid, s_req_ready, s_rsp_valid, s_halted, s_mode, s_policy;
+  logic                    rt_valid, rt_ready, rt_ack, rt_err;
+  logic [NumSms*3-1:0]     s_rsp_op, s_exc_kind, s_exc_size;
+  logic [NumSms*2-1:0]     s_rsp_status;
+  logic [NumSms*ga_pkg::LayoutW-1:0] s_layout;
+  logic [NumSms*64-1:0]    s_rd, s_exc_addr, s_exc_md, s_exc_tb, s_exc_esize, s_root;
+  logic [SAW-1:0]          s_addr;
+  logic [NumSms*Lanes-1:0] s_fault;
+  logic [NumSms*16-1:0]    s_exc_sm, s_exc_warp, s_sm_id;
+  logic [NumSms*5-1:0]     s_exc_lane, s_ev_lane;
+  logic [NumSms*32-1:0]    s_step;
+  logic [NumSms-1:0]       s_ev_valid, s_rt_acc, s_rt_rsp;
+  logic [NumSms*3-1:0]     s_ev_kind;
+  logic [NumSms*2-1:0]     s_ev_id;
+  logic [NumSms*6-1:0]     s_ev_slot;
+  logic [NumSms*2-1:0]     s_rt_status;
+  logic [NumSms*1-1:0]     s_rsp_id;
+  logic [SmW-1:0]          mreq_sm, orc_sm;
+  logic [SmW-1:0]          msm_q;               // the SM of the outstanding read (one at a time)
+
+  assign req_sm = req_q[8*SmByte +: 8];
+  assign sm_all = (req_sm == 8'hFF);
+  assign xsm    = req_sm[SmW-1:0];
+  // MLU_OP: 0xFF carries a runtime command (op 4..7); else an SM below NumSms. INFO: an SM.
+  assign sm_bad = ((cmd_q == CMD_MLU_OP) && (sm_all ? !req_op[2] : ({1'b0, req_sm} >= 9'(NumSms)))) ||
+                  ((cmd_q == CMD_INFO) && (pidx_q == 8'd1) && ({1'b0, req_sm} >= 9'(NumSms)));
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sm_q  <= '0;
+      msm_q <= '0;
+    end else begin
+      if (st_q == E_CRC && rx_valid && bst_d == ST_OK) begin
+        if (cmd_q == CMD_MLU_OP)                          sm_q <= sm_all ? '0 : xsm;
+        else if (cmd_q == CMD_INFO && pidx_q == 8'd1)     sm_q <= xsm;
+      end
+      if (mreq_valid && mreq_ready) msm_q <= mreq_sm;
+    end
+  end
+
+  for (genvar s = 0; s < NumSms; s++) begin : gen_sreq
+    assign s_req_valid[s] = req_valid && !sm_all && (xsm == SmW'(s));
+  end
+  assign rt_valid  = req_valid && sm_all;
+  assign req_ready = sm_all ? rt_ready : s_req_ready[xsm];
+  assign rsp_valid = sm_all ? rt_ack : s_rsp_valid[xsm];
+
+  ga_system #(
+    .TagBits    (TagBits),
+    .MlbEntries (MlbEntries),
+    .Lanes      (Lanes),
+    .IdW        (1),
+    .NumSms     (NumSms),
+    .HwOnly     ((HwOnlyMode != 0) ? 1 : 0),
+    .HasIndex   (0),      // no INDEX walker on the boards: LAYOUT = 3 is CFG_ERROR (docs/fpga.md)
+    .EndForm    (EndForm),
+    .RegLookup  (RegLookup)
+  ) u_sys (
+    .clk_i,
+    .rst_ni           (mlu_rst_n),
+    .req_valid_i      (s_req_valid),
+    .req_ready_o      (s_req_ready),
+    .req_op_i         ({NumSms{req_op}}),
+    .req_id_i         ({NumSms{1'b0}}),
+    .req_warp_i       ({NumSms{req_warp}}),
+    .req_active_i     ({NumSms{req_active}}),
+    .req_addr_i       ({NumSms{req_addr}}),
+    .req_size_i       ({NumSms{req_size}}),
+    .req_md_i         ({NumSms{req_md}}),
+    .req_cfg_addr_i   ({NumSms{req_cfg_addr}}),
+    .rsp_valid_o      (s_rsp_valid),
+    .rsp_ready_i      ({NumSms{1'b1}}),
+    .rsp_id_o         (s_rsp_id),
+    .rsp_op_o         (s_rsp_op),
+    .rsp_status_o     (s_rsp_status),
+    .rsp_rd_o         (s_rd),
+    .rsp_addr_o       (s_addr),
+    .rsp_fault_o      (s_fault),
+    .rsp_exc_kind_o   (s_exc_kind),
+    .rsp_exc_addr_o   (s_exc_addr),
+    .rsp_exc_md_o     (s_exc_md),
+    .rsp_exc_tb_o     (s_exc_tb),
+    .rsp_exc_esize_o  (s_exc_esize),
+    .rsp_exc_size_o   (s_exc_size),
+    .rsp_exc_sm_o     (s_exc_sm),
+    .rsp_exc_warp_o   (s_exc_warp),
+    .rsp_exc_lane_o   (s_exc_lane),
+    .rt_valid_i       (rt_valid),
+    .rt_ready_o       (rt_ready),
+    .rt_op_i          (req_op[1:0]),
+    .rt_md_i          (req_md),
+    .rt_cfg_addr_i    (req_cfg_addr),
+    .rt_ack_o         (rt_ack),
+    .rt_err_o         (rt_err),
     .mem_req_valid_o  (mreq_valid),
     .mem_req_ready_i  (mreq_ready),
     .mem_req_addr_o   (mreq_addr),
     .mem_req_len_o    (mreq_len),
+    .mem_req_sm_o     (mreq_sm),
     .mem_rsp_valid_i  (mrsp_valid),
     .mem_rsp_ready_o  (mrsp_ready),
+    .mem_rsp_sm_i     (msm_q),
     .mem_rsp_data_i   (mrsp_data_kept),
     .mem_rsp_err_i    (mrsp_err),
     .orc_req_valid_o  (orc_req_valid),
     .orc_req_ready_i  (1'b1),
     .orc_req_va_o     (orc_req_va),
+    .orc_req_sm_o     (orc_sm),
     .orc_rsp_valid_i  (orc_req_valid),       // answered in the request's own cycle (latency 0)
+    .orc_rsp_sm_i     (orc_sm),
     .orc_rsp_found_i  (orc_found),
     .orc_rsp_idx_i    ({48'd0, orc_idx}),
-    .ev_valid_o       (ev_valid),
-    .ev_kind_o        (ev_kind),
-    .ev_id_o          (ev_id),
-    .ev_slot_o        (ev_slot),
-    .ev_lane_o        (ev_lane),
-    .halted_o         (halted),
-    .cfg_mode_o       (cfg_mode),
-    .cfg_layout_o     (cfg_layout),
-    .cfg_root_o       (cfg_root),
-    .cfg_step_limit_o (cfg_step_limit),
-    .cfg_policy_o     (cfg_policy),
-    .cfg_sm_id_o      (cfg_sm_id),
+    .ev_valid_o       (s_ev_valid),
+    .ev_kind_o        (s_ev_kind),
+    .ev_id_o          (s_ev_id),
+    .ev_slot_o        (s_ev_slot),
+    .ev_lane_o        (s_ev_lane),
+    .rt_acc_o         (s_rt_acc),
+    .rt_rsp_o         (s_rt_rsp),
+    .rt_rsp_status_o  (s_rt_status),
+    .halted_o         (s_halted),
+    .cfg_mode_o       (s_mode),
+    .cfg_layout_o     (s_layout),
+    .cfg_root_o       (s_root),
+    .cfg_step_limit_o (s_step),
+    .cfg_policy_o     (s_policy),
+    .cfg_sm_id_o      (s_sm_id),
     .cfg_tag_bits_o   (cfg_tag_bits)
   );
+
+  // The selected SM's response register, halt flag and configuration registers.
+  assign rsp_op        = s_rsp_op[3*sm_q +: 3];
+  assign rsp_status    = s_rsp_status[2*sm_q +: 2];
+  assign rsp_rd        = s_rd[64*sm_q +: 64];
+  assign rsp_addr      = s_addr[AW*sm_q +: AW];
+  assign rsp_fault     = s_fault[Lanes*sm_q +: Lanes];
+  assign rsp_exc_kind  = s_exc_kind[3*sm_q +: 3];
+  assign rsp_exc_addr  = s_exc_addr[64*sm_q +: 64];
+  assign rsp_exc_md    = s_exc_md[64*sm_q +: 64];
+  assign rsp_exc_tb    = s_exc_tb[64*sm_q +: 64];
+  assign rsp_exc_esize = s_exc_esize[64*sm_q +: 64];
+  assign rsp_exc_size  = s_exc_size[3*sm_q +: 3];
+  assign rsp_exc_sm    = s_exc_sm[16*sm_q +: 16];
+  assign rsp_exc_warp  = s_exc_warp[16*sm_q +: 16];
+  assign rsp_exc_lane  = s_exc_lane[5*sm_q +: 5];
+  assign halted        = s_halted[sm_q];
+  assign cfg_mode      = s_mode[sm_q];
+  assign cfg_layout    = s_layout[ga_pkg::LayoutW*sm_q +: ga_pkg::LayoutW];
+  assign cfg_root      = s_root[64*sm_q +: 64];
+  assign cfg_step_limit = s_step[32*sm_q +: 32];
+  assign cfg_policy    = s_policy[sm_q];
+  assign cfg_sm_id     = s_sm_id[16*sm_q +: 16];
+  // Single-MLU signals a system board does not have.
+  assign rsp_id   = 1'b0;
+  assign ev_valid = 1'b0;
+  assign ev_kind  = 3'd0;
+  assign ev_id    = 1'b0;
+  assign ev_slot  = 6'd0;
+  assign ev_lane  = 5'd0;
+
+  // Counters: every SM's MLU requests (the runtime command counts once per SM, as it is one request
+  // to each MLU) and events; reads at the shared port.
+  logic [3:0] n;
+  `GA_ALWAYS_COMB begin
+    cnt_d = cnt_q;
+    n     = 4'd0;
+    if (cnt_clr) begin
+      cnt_d = '0;
+    end else begin
+      for (int s = 0; s < NumSms; s++) n = n + 4'(s_req_valid[s] && s_req_ready[s]) + 4'(s_rt_acc[s]);
+      cnt_d[0 +: CntW] = cnt_q[0 +: CntW] + CntW'(n);
+      if (mreq_valid && mreq_ready) cnt_d[CntW +: CntW] = cnt_q[CntW +: CntW] + 1'b1;
+      for (int k = 0; k < 8; k++) begin
+        n = 4'd0;
+        for (int s = 0; s < NumSms; s++) n = n + 4'(s_ev_valid[s] && s_ev_kind[3*s +: 3] == 3'(k));
+        cnt_d[(2 + k)*CntW +: CntW] = cnt_q[(2 + k)*CntW +: CntW] + CntW'(n);
+      end
+    end
+  end
+
+  logic unused_sys;
+  assign u1_req_valid = 1'b0;           // the one-MLU instance is idle in a system build
+  assign u1_mrsp_valid = 1'b0;
+  assign u1_orc_rsp_valid = 1'b0;
+  assign unused_sys = ^{u1_req_ready, u1_rsp_valid, u1_rsp_id, u1_rsp_op, u1_rsp_status, u1_rsp_rd, u1_rsp_addr, u1_rsp_fault, u1_rsp_exc_kind, u1_rsp_exc_addr, u1_rsp_exc_md, u1_rsp_exc_tb, u1_rsp_exc_esize, u1_rsp_exc_size, u1_rsp_exc_sm, u1_rsp_exc_warp, u1_rsp_exc_lane, u1_mreq_valid, u1_mreq_addr, u1_mreq_len, u1_mrsp_ready, u1_orc_req_valid, u1_orc_req_va, u1_ev_valid, u1_ev_kind, u1_ev_id, u1_ev_slot, u1_ev_lane, u1_halted, u1_cfg_mode, u1_cfg_layout, u1_cfg_root, u1_cfg_step_limit, u1_cfg_policy, u1_cfg_sm_id, u1_cfg_tag_bits,
+                        rt_err, s_rsp_id, s_ev_id, s_ev_slot, s_ev_lane, s_rt_rsp, s_rt_status, ev_valid, ev_kind};
+  end
 
   // MEM_WRITE: the second byte of each column word writes it.
   logic       mw_en;
@@ -357,6 +654,7 @@ module ga_board_core #(
   logic [NCnt*CntW-1:0] cnt_q, cnt_d;
   logic                 cnt_clr;
 
+  if (!Sys) begin : gen_cnt_one
   `GA_ALWAYS_COMB begin
     cnt_d = cnt_q;
     if (cnt_clr) begin
@@ -370,6 +668,7 @@ module ga_board_core #(
         end
       end
     end
+  end
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -398,7 +697,7 @@ module ga_board_core #(
   assign base_v[56*8 +: AW] = rsp_addr;
 
   assign info_v[0*8 +: 16]  = 16'h4147;                 // "GA"
-  assign info_v[2*8 +: 8]   = 8'd1;                     // protocol version
+  assign info_v[2*8 +: 8]   = Sys ? 8'd2 : 8'd1;        // protocol version (2: system board)
   assign info_v[3*8 +: 8]   = 8'(TagBits);
   assign info_v[4*8 +: 8]   = 8'(MlbEntries);
   assign info_v[5*8 +: 8]   = 8'(Lanes);
@@ -406,8 +705,8 @@ module ga_board_core #(
   assign info_v[7*8 +: 8]   = 8'(CntW);
   assign info_v[8*8 +: 32]  = 32'(ClkKhz);
   assign info_v[12*8 +: 16] = 16'(ClksPerBit);
-  assign info_v[14*8 +: 8]  = {3'd0, (HwOnlyMode != 0), cfg_policy, cfg_layout, cfg_mode};
-  assign info_v[15*8 +: 8]  = {3'd0, cfg_tag_bits};
+  assign info_v[14*8 +: 8]  = {3'd0, (HwOnlyMode != 0), cfg_policy, cfg_layout[1:0], cfg_mode};
+  assign info_v[15*8 +: 8]  = {3'(NumSms - 1), cfg_tag_bits};   // version 2: NumSms - 1 in bits 7:5
   assign info_v[16*8 +: 64] = cfg_root;
   assign info_v[24*8 +: 32] = cfg_step_limit;
   assign info_v[28*8 +: 16] = cfg_sm_id;
@@ -491,7 +790,7 @@ module ga_board_core #(
           crc_d   = crc8(crc_q, rx_data);
           left_d  = rx_data;
           pidx_d  = 8'd0;
-          lenok_d = cmd_known && (rx_data == exp_len);
+          lenok_d = cmd_known && ((rx_data == exp_len) || (Sys && cmd_q == CMD_INFO && rx_data == 8'd1));
           wbad_d  = 1'b0;
           clr_d   = 1'b0;
           st_d    = (rx_data == 8'd0) ? E_CRC : E_PAY;
@@ -519,6 +818,9 @@ module ga_board_core #(
               wlo_d = rx_data;
             end
           end
+          if (Sys && cmd_q == CMD_INFO && pidx_q == 8'd0) begin
+            req_d[8*(ReqBytes-1) +: 8] = rx_data;      // version 2: INFO's SM byte
+          end
           if (cmd_q == CMD_COUNTERS && pidx_q == 8'd0) begin
             clr_d = rx_data[0];
           end
@@ -531,6 +833,7 @@ module ga_board_core #(
           else if (!cmd_known)                         bst_d = ST_BAD_CMD;
           else if (!lenok_q)                           bst_d = ST_BAD_LEN;
           else if (cmd_q == CMD_MEM_WRITE && wbad_q)   bst_d = ST_MEM_RANGE;
+          else if (sm_bad)                             bst_d = ST_BAD_SM;
           else                                         bst_d = ST_OK;
           mrsp_d = 1'b0;
           st_d   = E_EXEC;
@@ -687,6 +990,7 @@ module ga_board_core #(
 
   // Unused MLU outputs: the id is always 0, the oracle VA and event slot/lane are not reported.
   logic unused;
-  assign unused = ^{rsp_id, orc_req_va, ev_id, ev_slot, ev_lane, rsp_valid && 1'b0};
+  assign unused = ^{rsp_id, orc_req_va, ev_id, ev_slot, ev_lane, rsp_valid && 1'b0,
+                   cfg_layout[ga_pkg::LayoutW-1:2]};   // LAYOUT <= 2 on the boards (HasIndex 0)
 
 endmodule : ga_board_core

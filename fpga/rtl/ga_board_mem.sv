@@ -39,7 +39,8 @@ module ga_board_mem #(
   input  logic              mem_req_valid_i,
   output logic              mem_req_ready_o,
   input  logic [63:0]       mem_req_addr_i,
-  input  logic              mem_req_len_i,      // 0: 16 bytes, 1: 32 bytes
+  input  logic [1:0]        mem_req_len_i,      // 0: 16 bytes, 1: 32 bytes (2, 128 bytes, is never
+                                                 // issued: the board units are built with HasIndex 0)
   output logic              mem_rsp_valid_o,
   input  logic              mem_rsp_ready_i,
   output logic [255:0]      mem_rsp_data_o,
@@ -83,7 +84,7 @@ module ga_board_mem #(
     end
     if (rd_fire) begin
       pend_d = 1'b1;
-      half_d = !mem_req_len_i && mem_req_addr_i[4];
+      half_d = (mem_req_len_i == 2'd0) && mem_req_addr_i[4];
       err_d  = (mem_req_addr_i[63:LinesW+5] != '0);
     end
   end

@@ -4,7 +4,9 @@
 // bytes for the host (docs/fpga.md §9). Nothing here checks results: gaprobe compares every response
 // with the golden model, exactly as it does with a real board.
 //
-// Compiled with -DGAB_VTOP=<model class> -DGAB_VTOP_H='"<class>.h"' -DGAB_CPB=<ClksPerBit of the build>.
+// Compiled with -DGAB_VTOP=<model class> -DGAB_VTOP_H='"<class>.h"' -DGAB_CPB=<ClksPerBit of the build>,
+// and for an ECP5 board top instead of the core (make fpga-sim-sys) -DGAB_TOP_ULX3S or
+// -DGAB_TOP_ORANGECRAB: the board's clock pin, its own power-on reset, "busy" from its LED.
 //
 //   gab_bench --pty-link FILE [--exit-on-hup] [--max-cycles N] [--quiet]
 //
@@ -29,6 +31,18 @@
 
 #include "verilated.h"
 #include GAB_VTOP_H
+
+#if defined(GAB_TOP_ULX3S)
+#define GAB_CLK clk_25mhz_i                                   // through the EHXPLLL stand-in
+#define GAB_BUSY(t) (((t)->led_o & 2u) != 0u)                 // led 1: MLU busy
+#elif defined(GAB_TOP_ORANGECRAB)
+#define GAB_CLK clk48_i
+#define GAB_BUSY(t) (((t)->rgb_led_o & 2u) == 0u)             // green, active low: MLU busy
+#else
+#define GAB_CLK clk_i
+#define GAB_BUSY(t) (((t)->status_o & 2u) != 0u)
+#define GAB_HAS_RST 1
+#endif
 
 namespace {
 
@@ -151,17 +165,21 @@ int main(int argc, char **argv)
 
     auto ctx = std::make_unique<VerilatedContext>();
     auto top = std::make_unique<GAB_VTOP>(ctx.get(), "TOP");
-    top->clk_i = 0;
+    top->GAB_CLK = 0;
+#ifdef GAB_HAS_RST
     top->rst_ni = 0;
+#endif
     top->uart_rx_i = 1;
     top->eval();
-    for (int i = 0; i < 4; i++) {
-        top->clk_i = 1;
+    for (int i = 0; i < 40; i++) {   // a board top's power-on reset takes 17 cycles
+        top->GAB_CLK = 1;
         top->eval();
-        top->clk_i = 0;
+        top->GAB_CLK = 0;
         top->eval();
     }
+#ifdef GAB_HAS_RST
     top->rst_ni = 1;
+#endif
     top->eval();
 
     LineOut tx_host;
@@ -198,7 +216,7 @@ int main(int argc, char **argv)
         }
 
         bool quiet_lines = !tx_host.busy() && !rx_host.busy() && top->uart_tx_o && out_q.empty();
-        bool board_waits = !(top->status_o & 2u);
+        bool board_waits = !GAB_BUSY(top);
         if (quiet_lines && board_waits && idle_run >= idle_thresh) {
             // The board waits for the host: block instead of simulating.
             struct pollfd pf = {master, POLLIN, 0};
@@ -215,9 +233,9 @@ int main(int argc, char **argv)
         auto s0 = std::chrono::steady_clock::now();
         for (int k = 0; k < 4096 && !g_stop; k++) {
             top->uart_rx_i = tx_host.level() ? 1 : 0;
-            top->clk_i = 1;
+            top->GAB_CLK = 1;
             top->eval();
-            top->clk_i = 0;
+            top->GAB_CLK = 0;
             top->eval();
             cycles++;
             tx_host.tick();

@@ -7,7 +7,8 @@
 #
 # Sessions per configuration: the directed command files fpga/tests/*.gacmd, a random selftest of N
 # operations, and the replay of sim/traces/basic.gatrace in both modes. The "real" configuration (the
-# real bit time) gets one command file; m8 (compiler mode only) no HWOnly replay.
+# real bit time) gets one command file; m8 (compiler mode only) no HWOnly replay; the system board tops
+# (make fpga-sim-sys) the selftest over every SM and the 4-SM trace fpga/tests/sys4.gatrace too.
 # Logs: DIR/fpga-sim/<cfg>/.
 set -u
 build=build ops=1500 seed=1
@@ -54,6 +55,18 @@ for cfg in "${cfgs[@]}"; do
     case "$cfg" in
         real)   # the real bit time: 44 times slower to simulate per byte
             run "cmd-basic" run fpga/tests/basic.gacmd ;;
+        oc_sys2)   # a system board top (make fpga-sim-sys; compiler mode only): every command file
+            # (sys.gacmd addresses SMs; the others run on SM 0, hwonly.gacmd skips itself), the selftest
+            # round robin over the SMs, the replays with the traces' SMs (sys4.gatrace: 4 SMs)
+            for t in "${tests[@]}"; do run "cmd-$(basename "$t" .gacmd)" run "$t"; done
+            run "selftest" --sm rr --seed "$seed" --ops "$ops" --phases 3 --gen 60 selftest
+            run "replay-compiler" --mode compiler --layout bst replay sim/traces/basic.gatrace
+            run "replay-sys4" --mode compiler --layout list replay fpga/tests/sys4.gatrace ;;
+        ulx3s_sys4)   # 4 SMs of 16 entries and 4 lanes simulate about 5 times slower (0.14 M cycles/s):
+            # the SM-addressing file, a fifth of the selftest round robin, the 4-SM trace
+            run "cmd-sys" run fpga/tests/sys.gacmd
+            run "selftest" --sm rr --seed "$seed" --ops "$(( ops / 5 ))" --phases 2 --gen 20 selftest
+            run "replay-sys4" --mode compiler --layout list replay fpga/tests/sys4.gatrace ;;
         m8)     # compiler mode only (HwOnlyMode 0): hwonly.gacmd skips itself, no HWOnly replay
             for t in "${tests[@]}"; do run "cmd-$(basename "$t" .gacmd)" run "$t"; done
             run "selftest" --seed "$seed" --ops "$ops" --phases 3 --gen 60 selftest

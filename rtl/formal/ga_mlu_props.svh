@@ -37,6 +37,12 @@
 //      the same job (ids are unique).
 //  32  the same for walks: every walk starts with the LAYOUT, ROOT and STEP_LIMIT of its owner's
 //      acceptance (WalkCfgAtAccept_A), with the same strengthening for those fields
+//  64  the lanes of a warp operation (spec §4.2-§4.4; job mlu_lanes at Lanes 2): every lane's
+//      result address, which lanes may fail, the check fed with the request's own lanes, size and
+//      entry and its verdict passed on whole (each lane's verdict then follows from ga_check's
+//      proof, the check_* jobs), and the record of the lowest failing lane, against a ghost copy of
+//      the request taken at acceptance
+// 128  the same verdicts recomputed here on exact integers (in no job: z3 does not finish)
 
 `ifndef GA_FV_MLU_GROUPS
 `define GA_FV_MLU_GROUPS 1
@@ -182,7 +188,7 @@
   // Walks start with a small limit: the accepted copies keep it (strengthening for LimitSmall_P).
   always @(*) begin
     if (f_past_valid && rst_ni) begin
-      CfgLegal_A: assert (limit_q != '0 && layout_q != 2'd3);   // spec §5.1 legal values
+      CfgLegal_A: assert (limit_q != '0 && layout_q <= ((HasIndex != 0) ? ga_pkg::LAYOUT_INDEX : ga_pkg::LAYOUT_TABLE));   // spec §5.1 legal values (per build)
       if (sl_state_q == SL_LM || sl_state_q == SL_HW_ITER || sl_state_q == SL_HW_WALK) begin
         SlLimit_A: assert (sl_q.limit != '0 && sl_q.limit <= FvLimitMax);
       end
@@ -190,10 +196,10 @@
         PkLimit_A: assert (pk_q.limit != '0 && pk_q.limit <= FvLimitMax);
       end
       if (sl_state_q != SL_IDLE) begin
-        SlLayout_A: assert (sl_q.layout != 2'd3);
+        SlLayout_A: assert (sl_q.layout <= ((HasIndex != 0) ? ga_pkg::LAYOUT_INDEX : ga_pkg::LAYOUT_TABLE));
       end
       if (pk_state_q != PK_EMPTY) begin
-        PkLayout_A: assert (pk_q.layout != 2'd3);
+        PkLayout_A: assert (pk_q.layout <= ((HasIndex != 0) ? ga_pkg::LAYOUT_INDEX : ga_pkg::LAYOUT_TABLE));
       end
     end
   end
@@ -346,7 +352,7 @@
   // ---------------------------------------------------------------------------------------------
   // f_acc_cfg: the registers when each outstanding id was accepted. f_cfg_of gives the same for an
   // id accepted in this very cycle (RegLookup 0 answers a hit, and starts a walk, in it).
-  localparam int FvCfgW = 16 + 1 + 2 + 64 + 32;
+  localparam int FvCfgW = 16 + 1 + ga_pkg::LayoutW + 64 + 32;
   logic [FvIds*FvCfgW-1:0] f_acc_cfg;
   logic [FvCfgW-1:0]       f_cfg_live;
   assign f_cfg_live = {sm_q, policy_q, layout_q, root_q, limit_q};
@@ -375,7 +381,7 @@
   assign f_pk_cfg  = f_acc_cfg[FvCfgW*pk_q.id +: FvCfgW];
 
   // The fields each group compares: SM_ID and POLICY (16), LAYOUT, ROOT and STEP_LIMIT (32).
-  localparam logic [FvCfgW-1:0] FvCfgMask = {{17{(FvGroups & 16) != 0}}, {98{(FvGroups & 32) != 0}}};
+  localparam logic [FvCfgW-1:0] FvCfgMask = {{17{(FvGroups & 16) != 0}}, {(ga_pkg::LayoutW+96){(FvGroups & 32) != 0}}};
   if ((FvGroups & 48) != 0) begin : g_fv_cfg
     always @(*) begin
       if (f_past_valid && rst_ni) begin
@@ -397,7 +403,7 @@
         end
         // Every walk starts with the LAYOUT, ROOT and STEP_LIMIT of its owner's acceptance.
         if ((FvGroups & 32) != 0 && w_start && w_kind == ga_pkg::WK_WALK) begin
-          WalkCfgAtAccept_A: assert ({w_layout, w_root, w_limit} == f_w_cfg[2+64+32-1:0]);
+          WalkCfgAtAccept_A: assert ({w_layout, w_root, w_limit} == f_w_cfg[ga_pkg::LayoutW+64+32-1:0]);
         end
         // Strengthening: the copies the unit keeps are the ghost's.
         if (sl_state_q != SL_IDLE) begin
@@ -408,6 +414,230 @@
         end
         if (lk_busy) begin
           LkCfg_A: assert (((f_a_ctx ^ f_acc_cfg[FvCfgW*a_id +: FvCfgW]) & FvCfgMask) == '0);
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Group 64: the lanes of a warp operation (spec §4.2-§4.4; issue 13: ga_mlu with Lanes > 1)
+  // ---------------------------------------------------------------------------------------------
+  // f_acc_req: each outstanding id's request as accepted (lane addresses, active mask, size, Rb,
+  // warp); f_req_of: the same for a request accepted in this very cycle. Checked on every staged
+  // response (r_set) of MEMCHECK.G, MEMCHECK.S and ACCESS with status OK, against that request:
+  //   LaneStrip_A   every lane's result address is strip(Ra) (G, ACCESS; inactive lanes too)
+  //   LaneFaultPend_A only active lanes fail; for G and ACCESS only active lanes with a tag
+  //   LaneRecord_A  the record is the lowest failing lane's: its lane number, its address as given
+  //                 (S: zero-extended), the warp, the size; all zero when no lane failed
+  //   LaneCheckIn_A, LaneSharedIn_A, LaneGIn_A  (G, S) the check works on this request's lanes,
+  //                 active mask and size, the shared (b, s) or G2 / G3 from Rb and the lookup's or
+  //                 fetch's entry, and the response is its fault mask and record
+  //   (group 128) LaneShared_A, LaneG_A: each lane's verdict from spec §4.3 / §4.2 on exact integers
+  // Strengthening: the slow-op, park and (RegLookup) lookup registers hold their id's request, and
+  // the HWOnly sequencer's pending / failed lanes and record are those of that request.
+  localparam int FvReqW = AW + Lanes + 3 + 64 + 16;
+  logic [FvIds*FvReqW-1:0] f_acc_req;
+  logic [FvReqW-1:0]       f_req_live;
+  assign f_req_live = {req_addr_i, req_active_i, req_size_i, req_md_i, req_warp_i};
+  always @(posedge clk_i) begin
+    for (int i = 0; i < FvIds; i++) begin
+      if (req_fire && req_id_i == IdW'(i)) f_acc_req[FvReqW*i +: FvReqW] <= f_req_live;
+    end
+  end
+  logic [FvReqW-1:0] f_rq, f_sl_rq, f_pk_rq, f_a_rq;
+  assign f_rq    = (req_fire && req_id_i == r_id) ? f_req_live : f_acc_req[FvReqW*r_id +: FvReqW];
+  assign f_sl_rq = {sl_q.addr, sl_q.active, sl_q.size, sl_q.md, sl_q.warp};
+  assign f_pk_rq = {pk_q.addr, pk_q.active, pk_q.size, pk_q.md, pk_q.warp};
+  assign f_a_rq  = {a_ctx.addr, a_ctx.active, a_ctx.size, a_ctx.md, a_ctx.warp};
+
+  logic [AW-1:0]    f_rq_addr;
+  logic [Lanes-1:0] f_rq_active, f_rq_pend;
+  logic [2:0]       f_rq_size;
+  logic [63:0]      f_rq_md;
+  logic [15:0]      f_rq_warp;
+  assign {f_rq_addr, f_rq_active, f_rq_size, f_rq_md, f_rq_warp} = f_rq;
+
+  // Lanes of a request with a non-zero tag among the active ones (what ctx_t.pend must be).
+  function automatic logic [Lanes-1:0] f_pend_of(input logic [AW-1:0] addr,
+                                                 input logic [Lanes-1:0] act);
+    logic [Lanes-1:0] r;
+    for (int l = 0; l < Lanes; l++) begin
+      r[l] = act[l] && addr[64*l + V +: TagBits] != '0;
+    end
+    f_pend_of = r;
+  endfunction
+  assign f_rq_pend = f_pend_of(f_rq_addr, f_rq_active);
+
+  // spec §4.2 G1..G7 for one lane, on exact integers (66 bits: no wrap)
+  function automatic logic [2:0] f_g_kind(input logic [63:0] p, input logic [2:0] sz,
+                                          input logic [1:0] mdst, input logic [63:0] tb,
+                                          input logic [63:0] es);
+    logic [65:0] a, eb, s;
+    a  = {2'b00, 64'(p[V-1:0])};
+    eb = {2'b00, 64'(tb[V-1:0])};
+    s  = 66'd1 << sz;
+    if (p[63:V] == '0)                          f_g_kind = ga_pkg::EXC_NONE;             // G1
+    else if (mdst == ga_pkg::MD_NONE)           f_g_kind = ga_pkg::EXC_NO_METADATA;      // G2
+    else if (mdst != ga_pkg::MD_OK)             f_g_kind = ga_pkg::EXC_METADATA_FAULT;   // G3
+    else if (tb[63:V] == TagFreed)              f_g_kind = ga_pkg::EXC_USE_AFTER_FREE;   // G4
+    else if (tb[63:V] != p[63:V])               f_g_kind = ga_pkg::EXC_TAG_MISMATCH;     // G5
+    else if (!(eb <= a && a + s <= eb + {2'b00, es} && a + s <= (66'd1 << V)))
+                                                f_g_kind = ga_pkg::EXC_OUT_OF_BOUNDS;    // G6
+    else                                        f_g_kind = ga_pkg::EXC_NONE;             // G7
+  endfunction
+  // spec §4.3 for one lane: the access lies inside [b, b + s) and below 2^32, exact integers
+  function automatic logic f_s_inb(input logic [63:0] p, input logic [2:0] sz,
+                                   input logic [63:0] md);
+    logic [33:0] a, b, s, n;
+    a = {2'b00, p[31:0]};
+    b = {2'b00, md[31:0]};
+    n = {2'b00, md[63:32]};
+    s = 34'd1 << sz;
+    f_s_inb = b <= a && a + s <= b + n && a + s <= 34'h1_0000_0000;
+  endfunction
+
+  // The lowest failing lane, and the G verdict of every lane against the check's entry.
+  logic [1:0]         f_g_mdst;               // G2 / G3 from Rb, else what the lookup or fetch gave
+  logic [4:0]         f_lo_lane;
+  logic [63:0]        f_lo_addr;
+  logic [Lanes-1:0]   f_g_fault, f_s_fault;
+  logic [2:0]         f_lo_gkind;
+  assign f_g_mdst = (f_rq_md == 64'd0) ? ga_pkg::MD_NONE :
+                    (f_rq_md[3:0] != 4'd0) ? ga_pkg::MD_FAULT : chk_md_state;
+  always @(*) begin
+    f_lo_lane = '0;
+    f_lo_addr = '0;
+    for (int l = Lanes - 1; l >= 0; l--) begin
+      if (r_fault[l]) begin
+        f_lo_lane = 5'(l);
+        f_lo_addr = (r_op == ga_pkg::OP_MEMCHECK_S) ? {32'd0, f_rq_addr[64*l +: 32]} :
+                                                      f_rq_addr[64*l +: 64];
+      end
+    end
+    f_lo_gkind = '0;
+    for (int l = 0; l < Lanes; l++) begin
+      f_g_fault[l] = f_rq_active[l] &&
+                     f_g_kind(f_rq_addr[64*l +: 64], f_rq_size, f_g_mdst, chk_etb, chk_esize) !=
+                     ga_pkg::EXC_NONE;
+      f_s_fault[l] = f_rq_active[l] && !f_s_inb(f_rq_addr[64*l +: 64], f_rq_size, f_rq_md);
+      if (5'(l) == f_lo_lane) begin
+        f_lo_gkind = f_g_kind(f_rq_addr[64*l +: 64], f_rq_size, f_g_mdst, chk_etb, chk_esize);
+      end
+    end
+  end
+  logic [AW-1:0] f_rq_strip;
+  always @(*) begin
+    for (int l = 0; l < Lanes; l++) begin
+      f_rq_strip[64*l +: 64] = {{TagBits{1'b0}}, f_rq_addr[64*l +: V]};
+    end
+  end
+  // HWOnly sequencer: the lowest failing lane so far and its address.
+  logic [4:0]  f_hw_lo;
+  logic [63:0] f_hw_lo_addr;
+  always @(*) begin
+    f_hw_lo = '0;
+    f_hw_lo_addr = '0;
+    for (int l = Lanes - 1; l >= 0; l--) begin
+      if (hw_fault_q[l]) begin
+        f_hw_lo = 5'(l);
+        f_hw_lo_addr = sl_q.addr[64*l +: 64];
+      end
+    end
+  end
+
+  logic f_lane_op;
+  assign f_lane_op = r_set && r_status == ga_pkg::RSP_OK &&
+                     (r_op == ga_pkg::OP_MEMCHECK_G || r_op == ga_pkg::OP_MEMCHECK_S ||
+                      r_op == ga_pkg::OP_ACCESS);
+  if ((FvGroups & 64) != 0) begin : g_fv_lanes
+    always @(*) begin
+      if (f_past_valid && rst_ni) begin
+        if (f_lane_op) begin
+          if (r_op != ga_pkg::OP_MEMCHECK_S) begin
+            LaneStrip_A:     assert (r_addr == f_rq_strip);
+            LaneFaultPend_A: assert ((r_fault & ~f_rq_pend) == '0);
+          end else begin
+            LaneFaultPend_A2: assert ((r_fault & ~f_rq_active) == '0);
+          end
+          if (r_fault != '0) begin
+            LaneRecord_A: assert (r_lane == f_lo_lane && r_eaddr == f_lo_addr &&
+                                  r_warp == f_rq_warp && r_size == f_rq_size);
+          end else begin
+            LaneRecordZero_A: assert (r_kind == ga_pkg::EXC_NONE && r_lane == '0 &&
+                                      r_eaddr == '0 && r_md == '0 && r_tb == '0 &&
+                                      r_esize == '0 && r_size == '0 && r_sm == '0 &&
+                                      r_warp == '0);
+          end
+          if (r_op == ga_pkg::OP_MEMCHECK_S || r_op == ga_pkg::OP_MEMCHECK_G) begin
+            // The one check of the cycle works on this request's lanes, size and entry, and the
+            // response is its verdict (ga_check's per-lane verdict and lowest-failing-lane record
+            // against spec §4.2-§4.4 on exact integers: the check_* jobs).
+            LaneCheckIn_A: assert (chk_addr == f_rq_addr && chk_active == f_rq_active &&
+                                   chk_size == f_rq_size && !chk_group &&
+                                   chk_shared == (r_op == ga_pkg::OP_MEMCHECK_S) &&
+                                   r_fault == chk_fault && (r_fault == '0 ||
+                                   (r_kind == chk_first_kind && r_eaddr == chk_first_addr)));
+          end
+          if (r_op == ga_pkg::OP_MEMCHECK_S) begin
+            LaneSharedIn_A: assert (chk_etb == {32'd0, f_rq_md[31:0]} &&
+                                    chk_esize == {32'd0, f_rq_md[63:32]} && (r_fault == '0 ||
+                                    (r_tb == chk_etb && r_esize == chk_esize)));
+          end
+          if (r_op == ga_pkg::OP_MEMCHECK_G) begin
+            // G2 / G3 from the request's Rb; an entry only with MD_OK; the record names Rb.
+            LaneGIn_A: assert ((f_rq_md == '0 || f_rq_md[3:0] != 4'd0 ||
+                                chk_md_state == ga_pkg::MD_OK || chk_md_state == ga_pkg::MD_FAULT) &&
+                               (f_rq_md != '0 || chk_md_state == ga_pkg::MD_NONE) &&
+                               (f_rq_md == '0 || f_rq_md[3:0] == 4'd0 ||
+                                chk_md_state == ga_pkg::MD_FAULT) &&
+                               (r_fault == '0 || (r_md == f_rq_md &&
+                                {r_tb, r_esize} == (chk_md_state == ga_pkg::MD_OK ?
+                                                    {chk_etb, chk_esize} : 128'd0))));
+          end
+        end
+        if ((FvGroups & 128) != 0 && f_lane_op) begin
+          // The same verdicts computed here from the spec's words on exact integers (slow: z3 has
+          // the 64-bit arithmetic of both sides; in no job: docs/verification.md §2.4).
+          if (r_op == ga_pkg::OP_MEMCHECK_S) begin
+            LaneShared_A: assert (r_fault == f_s_fault && (r_fault == '0 ||
+                                  r_kind == ga_pkg::EXC_SHARED_OUT_OF_BOUNDS));
+          end
+          if (r_op == ga_pkg::OP_MEMCHECK_G) begin
+            LaneG_A: assert (r_fault == f_g_fault && (r_fault == '0 || r_kind == f_lo_gkind));
+          end
+        end
+        // Strengthening: the registers hold their id's request; the sequencer's lanes are its.
+        if (sl_state_q != SL_IDLE) begin
+          SlReq_A: assert (f_sl_rq == f_acc_req[FvReqW*sl_q.id +: FvReqW] &&
+                           sl_q.pend == f_pend_of(sl_q.addr, sl_q.active));
+        end
+        if (pk_state_q != PK_EMPTY) begin
+          PkReq_A: assert (f_pk_rq == f_acc_req[FvReqW*pk_q.id +: FvReqW] &&
+                           pk_q.pend == f_pend_of(pk_q.addr, pk_q.active));
+        end
+        if (lk_busy) begin
+          LkReq_A: assert (f_a_rq == f_acc_req[FvReqW*a_id +: FvReqW] &&
+                           a_ctx.pend == f_pend_of(a_ctx.addr, a_ctx.active));
+        end
+        if (sl_state_q == SL_MG) begin
+          SlMgMd_A: assert (sl_q.md != '0 && sl_q.md[3:0] == 4'd0);   // a fetch needs a lookup
+        end
+        if (pk_state_q == PK_MG) begin
+          PkMgMd_A: assert (pk_q.md != '0 && pk_q.md[3:0] == 4'd0);
+        end
+        if (lk_busy) begin
+          LkMdSt_A: assert (a_md_st == (a_md == '0 ? ga_pkg::MD_NONE : a_md[3:0] != 4'd0 ?
+                                        ga_pkg::MD_FAULT : ga_pkg::MD_OK));
+        end
+        if (sl_state_q == SL_HW_ITER || sl_state_q == SL_HW_WALK) begin
+          HwLanes_A: assert ((hw_pend_q & ~sl_q.pend) == '0 && (hw_fault_q & ~sl_q.pend) == '0 &&
+                             (hw_fault_q & hw_pend_q) == '0);
+          if (hw_fault_q != '0) begin
+            HwRecord_A: assert (hw_lane_q == f_hw_lo && hw_eaddr_q == f_hw_lo_addr);
+          end
+          if (sl_state_q == SL_HW_WALK) begin
+            HwLead_A: assert (32'(hw_lead_q) < Lanes && hw_pend_q[hw_lead_q]);
+          end
         end
       end
     end

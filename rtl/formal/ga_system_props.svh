@@ -62,7 +62,7 @@
   logic [NumSms*4-1:0]        f_mem_skip;    // transfers of other SMs while SM s requests
   logic [NumSms*4-1:0]        f_orc_skip;
   logic                       f_mem_hold, f_orc_hold;
-  logic [64+1+SmIdxW-1:0]     f_mem_pay_p;
+  logic [64+ga_pkg::MemLenW+SmIdxW-1:0] f_mem_pay_p;
   logic [64+SmIdxW-1:0]       f_orc_pay_p;
   logic                       f_rt_inv;      // the command in flight is INVALIDATE or FLUSH
 

@@ -9,10 +9,13 @@
 // Environment (define GA_FV_WALKER_ENV: the walker's own proof and ga_mlu's proof) -- the fairness
 // assumptions under which termination is proved. The memory and the oracle are otherwise free:
 // read data, error flags, pointers (cyclic lists, nodes that point to themselves, misaligned or
-// null pointers), oracle answers and indices are arbitrary in every step.
+// null pointers), INDEX node headers, refs and keys, oracle answers and indices are arbitrary in
+// every step.
 //   MemRdy_M  mem_req_ready_i is high at the latest in the (FvMemRdy+1)-th cycle of a request
-//   MemRsp_M  one response per read, only while a read is outstanding
-//   MemLat_M  the response comes at the latest FvMemLat cycles after the request transfer
+//   MemRsp_M  one response beat per 16- or 32-byte read and four per 128-byte read (microarchitecture
+//             §1.3), only while the read has beats to come; an error may come on any beat
+//   MemLat_M  every beat comes at the latest FvMemLat cycles after the request transfer or the
+//             previous beat
 //   OrcRdy_M, OrcRsp_M, OrcLat_M: the same for the oracle (the answer pulse may come in the
 //             transfer cycle or up to FvOrcLat cycles later)
 //   LimitSmall_P  a walk starts with 1 <= STEP_LIMIT <= FvLimitMax (a small symbolic limit)
@@ -20,12 +23,18 @@
 // Properties (groups, -DGA_FV_WALKER_GROUPS=mask, default 1):
 //   1  handshake: one read outstanding, mem_rsp_ready_o exactly while it is, request payloads stable
 //      while valid && !ready, reads aligned, result stable in DONE until ack
-//   2  termination: a job spends at most nodes * (FvMemRdy + 1 + FvMemLat) + oracle cycles busy,
-//      nodes = STEP_LIMIT for LIST/BST walks and 1 for TABLE and FETCH; a walk reads at most
-//      STEP_LIMIT nodes; a STEP_LIMIT end read exactly STEP_LIMIT
-//   4  results: reads are exactly spec §3.3's sequence; FOUND / RANGE_ONLY are justified by the last
-//      node read (not an error, its entry, its address; M1..M3 on exact integers)
+//   2  termination: a job spends at most reads * (FvMemRdy + 1 + beats * FvMemLat) + oracle cycles
+//      busy, reads = STEP_LIMIT for LIST/BST and INDEX walks and 1 for TABLE and FETCH, beats = 4
+//      for INDEX walks (a node read) and 1 otherwise; a walk reads at most STEP_LIMIT times (INDEX:
+//      nodes and the slot together); a STEP_LIMIT end read exactly STEP_LIMIT; the walker's beat
+//      count agrees with the beats the memory delivered
+//   4  results: reads are exactly spec §3.3's sequence (INDEX: the first read is ROOT, 128 bytes,
+//      node reads are 128 bytes and 128-byte aligned, the slot read 16 bytes; which child or slot
+//      is checked by the co-simulation, not here); FOUND / RANGE_ONLY are justified by the last read
+//      (not an error on any beat, its entry, its address, 16 bytes for INDEX: the slot; M1..M3 on
+//      exact integers)
 //   8  covers
+//   16 covers of INDEX walks (deeper: a node read is four beats; job walker_cover_ix, formal-full)
 
 `ifdef GA_FV_WALKER_TOP
 `define GA_WALKER_PORT assume
@@ -57,7 +66,8 @@
   localparam int FvMemLat   = `GA_FV_MEM_LAT;    // most cycles from request transfer to response, >= 1
   localparam int FvOrcRdy   = `GA_FV_ORC_RDY;
   localparam int FvOrcLat   = `GA_FV_ORC_LAT;    // >= 0
-  localparam int FvNode     = FvMemRdy + 1 + FvMemLat;   // most busy cycles per node read
+  localparam int FvNode     = FvMemRdy + 1 + FvMemLat;   // most busy cycles per one-beat read
+  localparam int FvNode4    = FvMemRdy + 1 + IxBeats * FvMemLat;   // per 128-byte INDEX node read
   localparam int FvOrc      = FvOrcRdy + 1 + FvOrcLat;   // most busy cycles of the oracle step
   localparam logic [63:0] FvVaMask = (64'd1 << V) - 64'd1;
 
@@ -95,6 +105,10 @@
   // ---------------------------------------------------------------------------------------------
   logic       f_mem_out, f_orc_out;           // a read / an oracle request is outstanding
   logic [3:0] f_mem_wait, f_mem_lat, f_orc_wait, f_orc_lat;
+  logic [2:0] f_beats_left;                   // beats still to come of the outstanding read
+  logic [2:0] f_req_beats;                    // beats of the read requested now
+  assign f_req_beats = (mem_req_len_o == ga_pkg::MEM_LEN_128) ? 3'(IxBeats) : 3'd1;
+  assign f_mem_out   = (f_beats_left != 3'd0);
   logic       f_mem_req_fire, f_mem_rsp_fire, f_orc_req_fire;
   assign f_mem_req_fire = mem_req_valid_o && mem_req_ready_i;
   assign f_mem_rsp_fire = mem_rsp_valid_i && mem_rsp_ready_o;
@@ -102,10 +116,11 @@
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
-      f_mem_out <= 1'b0;  f_mem_wait <= '0;  f_mem_lat <= '0;
+      f_beats_left <= '0;  f_mem_wait <= '0;  f_mem_lat <= '0;
       f_orc_out <= 1'b0;  f_orc_wait <= '0;  f_orc_lat <= '0;
     end else begin
-      f_mem_out  <= f_mem_req_fire || (f_mem_out && !f_mem_rsp_fire);
+      f_beats_left <= f_mem_req_fire ? f_req_beats
+                    : (f_mem_rsp_fire && f_mem_out) ? f_beats_left - 3'd1 : f_beats_left;
       f_mem_wait <= (mem_req_valid_o && !mem_req_ready_i) ? f_mem_wait + 1'b1 : '0;
       f_mem_lat  <= (f_mem_out && !f_mem_rsp_fire) ? f_mem_lat + 1'b1 : '0;
       f_orc_out  <= (f_orc_req_fire && !orc_rsp_valid_i) || (f_orc_out && !orc_rsp_valid_i);
@@ -142,13 +157,17 @@
   // Shadow of the current job and of its reads
   // ---------------------------------------------------------------------------------------------
   logic        f_job_kind;
-  logic [1:0]  f_job_layout;
+  logic [ga_pkg::LayoutW-1:0] f_job_layout;
   logic [63:0] f_job_ptr, f_job_root;
   logic [31:0] f_job_limit;
   logic [7:0]  f_busy;                        // busy cycles of the current job (saturating)
   logic [31:0] f_reads;                       // read requests transferred in the current job
   logic [63:0] f_rd_addr;                     // address of the last read request
-  logic        f_rsp_seen, f_rsp_err;         // the last read's response: seen, error flag
+  logic [ga_pkg::MemLenW-1:0] f_rd_len;       //   and its length code
+  logic [31:0] f_spent, f_spent_prev;         // busy-cycle budget of the reads requested so far,
+                                              //   and of those before the last one
+  logic        f_rsp_seen, f_rsp_err;         // the last read's response: every beat seen, an
+                                              //   error on some beat
   logic [63:0] f_rsp_tb, f_rsp_size;          //   and its entry words
   logic [63:0] f_exp_addr;                    // where spec §3.3 says the next read must go
   logic        f_busy_state;
@@ -161,7 +180,7 @@
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin
-      f_busy <= '0;  f_reads <= '0;  f_rsp_seen <= 1'b0;
+      f_busy <= '0;  f_reads <= '0;  f_rsp_seen <= 1'b0;  f_spent <= '0;  f_spent_prev <= '0;
     end else if (f_start) begin
       f_job_kind   <= start_kind_i;
       f_job_layout <= start_layout_i;
@@ -170,17 +189,24 @@
       f_job_limit  <= start_limit_i;
       f_busy       <= '0;
       f_reads      <= '0;
+      f_spent      <= '0;
+      f_spent_prev <= '0;
       f_rsp_seen   <= 1'b0;
       f_exp_addr   <= (start_kind_i == ga_pkg::WK_FETCH) ? start_ptr_i : start_root_i;
     end else begin
       if (f_busy_state && f_busy != 8'hff) f_busy <= f_busy + 1'b1;
       if (f_mem_req_fire) begin
-        f_reads    <= f_reads + 1'b1;
-        f_rd_addr  <= mem_req_addr_o;
+        f_reads      <= f_reads + 1'b1;
+        f_rd_addr    <= mem_req_addr_o;
+        f_rd_len     <= mem_req_len_o;
+        f_spent_prev <= f_spent;
+        f_spent      <= f_spent + ((mem_req_len_o == ga_pkg::MEM_LEN_128) ? 32'(FvNode4) : 32'(FvNode));
+        f_rsp_seen   <= 1'b0;
+        f_rsp_err    <= 1'b0;
       end
       if (f_mem_rsp_fire) begin
-        f_rsp_seen <= 1'b1;
-        f_rsp_err  <= mem_rsp_err_i;
+        f_rsp_seen <= (f_beats_left == 3'd1);
+        f_rsp_err  <= f_rsp_err || mem_rsp_err_i;
         f_rsp_tb   <= mem_rsp_data_i[63:0];
         f_rsp_size <= mem_rsp_data_i[127:64];
         f_exp_addr <= (f_job_layout == ga_pkg::LAYOUT_BST && f_p_va >= f_n_ebase)
@@ -204,9 +230,11 @@
   assign f_match  = f_covers && f_p_tag != 0 && f_p_tag != (64'd1 << TagBits) - 1 &&
                     f_p_tag == f_e_tag;
 
-  logic f_walk_ll;                            // the job is a LIST / BST walk
+  logic f_walk_ll, f_walk_ix;                 // the job is a LIST / BST walk, an INDEX walk
   assign f_walk_ll = f_job_kind == ga_pkg::WK_WALK &&
                      (f_job_layout == ga_pkg::LAYOUT_LIST || f_job_layout == ga_pkg::LAYOUT_BST);
+  assign f_walk_ix = HasIndex != 0 && f_job_kind == ga_pkg::WK_WALK &&
+                     f_job_layout == ga_pkg::LAYOUT_INDEX;
 
   // The job registers the FSM keeps agree with the shadow (inductive strengthening).
   logic f_job_regs_ok;
@@ -218,7 +246,7 @@
   // ---------------------------------------------------------------------------------------------
   logic        f_mem_hold, f_orc_hold, f_done_hold;
   logic [63:0] f_mem_addr_p, f_orc_va_p, f_loc_p, f_tb_p, f_size_p;
-  logic        f_mem_len_p;
+  logic [ga_pkg::MemLenW-1:0] f_mem_len_p;
   logic [2:0]  f_status_p;
   logic [31:0] f_steps_p;
   always @(posedge clk_i) begin
@@ -245,8 +273,34 @@
           OrcReqStable_A: assert (orc_req_valid_o && orc_req_va_o == f_orc_va_p);
         end
         if (mem_req_valid_o) begin
-          MemReqAligned_A: assert (mem_req_len_o ? mem_req_addr_o[4:0] == 5'd0
-                                                 : mem_req_addr_o[3:0] == 4'd0);
+          MemReqAligned_A: assert ((mem_req_len_o == ga_pkg::MEM_LEN_16 && mem_req_addr_o[3:0] == 4'd0) ||
+                                   (mem_req_len_o == ga_pkg::MEM_LEN_32 && mem_req_addr_o[4:0] == 5'd0) ||
+                                   (HasIndex != 0 && mem_req_len_o == ga_pkg::MEM_LEN_128 &&
+                                    mem_req_addr_o[6:0] == 7'd0));
+        end
+        // Beats: the walker's count is the memory's (a read of one beat has beat 0); with OneRead_A
+        // the walker waits for every beat of a 128-byte read and takes no beat more.
+        BeatsCounted_A: assert (state_q != W_MEM_WAIT ||
+                                (32'(f_beats_left) + 32'(beat_q) ==
+                                 ((len_q == ga_pkg::MEM_LEN_128) ? IxBeats : 1)));
+        // The oracle states only in TABLE walks.
+        if (state_q == W_ORC_REQ || state_q == W_ORC_WAIT) begin
+          OrcShape_A: assert (kind_q == ga_pkg::WK_WALK && layout_q == ga_pkg::LAYOUT_TABLE);
+        end
+        // A 128-byte read only in an INDEX walk; length code 3 never.
+        if (state_q == W_MEM_REQ || state_q == W_MEM_WAIT) begin
+          LenShape_A: assert (len_q != 2'd3 &&
+                              (len_q != ga_pkg::MEM_LEN_128 ||
+                               (HasIndex != 0 && kind_q == ga_pkg::WK_WALK &&
+                                layout_q == ga_pkg::LAYOUT_INDEX)));
+        end
+        // INDEX: the root passed its mod-128 check, a node read is 128-byte aligned, the slot
+        // (ROOT + 16 ref) 16-byte aligned (strengthens MemReqAligned_A for the induction).
+        if ((state_q == W_MEM_REQ || state_q == W_MEM_WAIT) && HasIndex != 0 &&
+            kind_q == ga_pkg::WK_WALK && layout_q == ga_pkg::LAYOUT_INDEX) begin
+          IxAligned_A: assert (root_q[6:0] == 7'd0 &&
+                               ((len_q == ga_pkg::MEM_LEN_128 && node_q[6:0] == 7'd0) ||
+                                (len_q == ga_pkg::MEM_LEN_16 && node_q[3:0] == 4'd0)));
         end
         if (f_done_hold) begin
           DoneStable_A:   assert (done_o && status_o == f_status_p && loc_o == f_loc_p &&
@@ -259,11 +313,12 @@
   // ---------------------------------------------------------------------------------------------
   // Group 2: termination within STEP_LIMIT node reads plus a constant
   // ---------------------------------------------------------------------------------------------
-  logic [31:0] f_nodes, f_orc_cost, f_bound;
-  assign f_nodes    = f_walk_ll ? f_job_limit : 32'd1;
+  logic [31:0] f_nodes, f_orc_cost, f_bound, f_cost;
+  assign f_nodes    = (f_walk_ll || f_walk_ix) ? f_job_limit : 32'd1;
+  assign f_cost     = f_walk_ix ? 32'(FvNode4) : 32'(FvNode);          // most per read
   assign f_orc_cost = (f_job_kind == ga_pkg::WK_WALK && f_job_layout == ga_pkg::LAYOUT_TABLE)
                       ? 32'(FvOrc) : 32'd0;
-  assign f_bound    = f_nodes * FvNode + f_orc_cost;
+  assign f_bound    = f_nodes * f_cost + f_orc_cost;
 
   if ((FvGroups & 2) != 0) begin : g_fv_term
     always @(*) begin
@@ -272,19 +327,28 @@
         BusyBound_A:    assert (32'(f_busy) <= f_bound);
         if (f_busy_state || state_q == W_DONE) begin
           ReadsBound_A:  assert (f_reads == steps_q && f_reads <= f_nodes);
+          SpentBound_A:  assert (f_spent <= f_reads * f_cost && f_spent_prev <= f_spent);
           JobRegs_A:     assert (f_job_regs_ok);
           if (f_job_kind == ga_pkg::WK_WALK) begin
             LimitSmall_A: assert (f_job_limit != '0 && f_job_limit <= FvLimitMax);
           end
         end
         // The job's shape matches its state: oracle states only in TABLE walks, 32-byte reads
-        // exactly for LIST / BST nodes.
+        // exactly for LIST / BST nodes, 128-byte ones only for INDEX nodes.
         if (state_q == W_ORC_REQ || state_q == W_ORC_WAIT) begin
           JobShapeOrc_A: assert (kind_q == ga_pkg::WK_WALK && layout_q == ga_pkg::LAYOUT_TABLE);
         end
         if (state_q == W_MEM_REQ || state_q == W_MEM_WAIT) begin
-          JobShapeMem_A: assert (len_q == f_walk_ll && (kind_q == ga_pkg::WK_FETCH ||
-                                                        layout_q != 2'd3));
+          JobShapeMem_A: assert ((f_walk_ll ? len_q == ga_pkg::MEM_LEN_32 :
+                                  f_walk_ix ? (len_q == ga_pkg::MEM_LEN_128 ||
+                                               len_q == ga_pkg::MEM_LEN_16) :
+                                              len_q == ga_pkg::MEM_LEN_16) &&
+                                 (kind_q == ga_pkg::WK_FETCH || f_walk_ll || f_walk_ix ||
+                                  layout_q == ga_pkg::LAYOUT_TABLE));
+          if (state_q == W_MEM_WAIT) begin
+            BeatErr_A:  assert (berr_q == f_rsp_err && f_rd_addr == node_q && f_rd_len == len_q &&
+                                !f_rsp_seen);
+          end
         end
         // Inductive accounting, per state: what the job has spent so far.
         if (state_q == W_ORC_REQ) begin
@@ -296,16 +360,19 @@
                                  32'(f_orc_lat) < FvOrcLat && f_reads == '0);
         end
         if (state_q == W_MEM_REQ) begin
-          TermMemReq_A:  assert (32'(f_busy) <= f_orc_cost + f_reads * FvNode + 32'(f_mem_wait) &&
-                                 32'(f_mem_wait) <= FvMemRdy && f_reads < f_nodes);
+          TermMemReq_A:  assert (32'(f_busy) <= f_orc_cost + f_spent + 32'(f_mem_wait) &&
+                                 32'(f_mem_wait) <= FvMemRdy && f_reads < f_nodes &&
+                                 f_beats_left == '0);
         end
         if (state_q == W_MEM_WAIT) begin
           TermMemWait_A: assert (f_reads >= 1 && 32'(f_mem_lat) < FvMemLat &&
-                                 32'(f_busy) <= f_orc_cost + (f_reads - 1) * FvNode + FvMemRdy + 1
-                                                + 32'(f_mem_lat));
+                                 f_spent == f_spent_prev + ((len_q == ga_pkg::MEM_LEN_128)
+                                                            ? 32'(FvNode4) : 32'(FvNode)) &&
+                                 32'(f_busy) <= f_orc_cost + f_spent_prev + FvMemRdy + 1
+                                                + 32'(beat_q) * FvMemLat + 32'(f_mem_lat));
         end
         if (state_q == W_DONE && status_o == ga_pkg::WALK_STEP_LIMIT) begin
-          StepLimitExact_A: assert (f_walk_ll && f_reads == f_job_limit);
+          StepLimitExact_A: assert ((f_walk_ll || f_walk_ix) && f_reads == f_job_limit);
         end
         if (state_q == W_IDLE) begin
           IdleQuiet_A:   assert (!f_mem_out && !f_orc_out);
@@ -323,8 +390,19 @@
         if (mem_req_valid_o) begin
           // spec §3.3: ROOT, then next / the BST child; TABLE ROOT + 16 i; FETCH md. A LIST / BST
           // read only of a non-null, aligned node while the step limit is not reached.
-          ReadSequence_A: assert (mem_req_addr_o == f_exp_addr &&
-                                  mem_req_len_o == f_walk_ll);
+          if (!f_walk_ix) begin
+            ReadSequence_A: assert (mem_req_addr_o == f_exp_addr &&
+                                    mem_req_len_o == (f_walk_ll ? ga_pkg::MEM_LEN_32
+                                                                : ga_pkg::MEM_LEN_16));
+          end else begin
+            // INDEX: ROOT first (128 bytes); every read before the step limit; nodes aligned
+            IxReadSeq_A: assert ((f_reads != '0 || (mem_req_addr_o == f_job_root &&
+                                                    mem_req_len_o == ga_pkg::MEM_LEN_128)) &&
+                                 f_reads < f_job_limit &&
+                                 (mem_req_len_o == ga_pkg::MEM_LEN_16 ||
+                                  (mem_req_len_o == ga_pkg::MEM_LEN_128 &&
+                                   mem_req_addr_o[6:0] == 7'd0)));
+          end
           if (f_walk_ll) begin
             ReadPreChecks_A: assert (mem_req_addr_o != '0 && mem_req_addr_o[4:0] == 5'd0 &&
                                      f_reads < f_job_limit);
@@ -332,7 +410,7 @@
         end
         // Inductive strengthening: the read in progress is the expected one; no result before the
         // job ends.
-        if (state_q == W_MEM_REQ || state_q == W_MEM_WAIT) begin
+        if ((state_q == W_MEM_REQ || state_q == W_MEM_WAIT) && !f_walk_ix) begin
           ReadAddr_A: assert (node_q == f_exp_addr &&
                               (state_q != W_MEM_WAIT || f_rd_addr == node_q) &&
                               (f_job_kind != ga_pkg::WK_FETCH || node_q == f_job_ptr));
@@ -343,12 +421,14 @@
         if (done_o && status_o == ga_pkg::WALK_FOUND && f_job_kind == ga_pkg::WK_WALK) begin
           // A match is reported only when the last node read justifies it.
           FoundJustified_A: assert (f_rsp_seen && !f_rsp_err && loc_o == f_rd_addr &&
-                                    tb_o == f_rsp_tb && size_o == f_rsp_size && f_match);
+                                    tb_o == f_rsp_tb && size_o == f_rsp_size && f_match &&
+                                    (!f_walk_ix || f_rd_len == ga_pkg::MEM_LEN_16));
         end
         if (done_o && status_o == ga_pkg::WALK_RANGE_ONLY) begin
           RangeOnlyJustified_A: assert (f_job_kind == ga_pkg::WK_WALK && f_rsp_seen &&
                                         !f_rsp_err && loc_o == f_rd_addr && tb_o == f_rsp_tb &&
-                                        size_o == f_rsp_size && f_covers && !f_match);
+                                        size_o == f_rsp_size && f_covers && !f_match &&
+                                        (!f_walk_ix || f_rd_len == ga_pkg::MEM_LEN_16));
         end
         if (done_o && f_job_kind == ga_pkg::WK_FETCH) begin
           FetchResult_A: assert (status_o == ga_pkg::WALK_FAULT ||
@@ -385,7 +465,7 @@
                                 f_job_kind == ga_pkg::WK_WALK && status_o == ga_pkg::WALK_FOUND);
         FetchFound_C:    cover (f_job_kind == ga_pkg::WK_FETCH && status_o == ga_pkg::WALK_FOUND);
         BoundReached_C:  cover (32'(f_busy) == f_bound && f_walk_ll && f_job_limit == FvLimitMax);
-        TableBound_C:    cover (32'(f_busy) == f_bound && !f_walk_ll &&
+        TableBound_C:    cover (32'(f_busy) == f_bound && !f_walk_ll && !f_walk_ix &&
                                 f_job_kind == ga_pkg::WK_WALK);
       end
     end
@@ -393,6 +473,19 @@
       if (f_past_valid && rst_ni) begin
         StartWithAck_C:  cover (state_q == W_DONE && ack_i && start_i);
         MemStall_C:      cover (mem_req_valid_o && 32'(f_mem_wait) == FvMemRdy);
+      end
+    end
+  end
+  if ((FvGroups & 16) != 0) begin : g_fv_cover_ix
+    always @(*) begin
+      if (f_past_valid && rst_ni && done_o) begin
+        IndexFound_C:    cover (f_walk_ix && status_o == ga_pkg::WALK_FOUND && f_reads == 2);
+        IndexTwoLevel_C: cover (f_walk_ix && status_o == ga_pkg::WALK_FOUND && f_reads == 3);
+        IndexEmpty_C:    cover (f_walk_ix && status_o == ga_pkg::WALK_NOT_FOUND && f_reads == 1);
+        IndexLimit_C:    cover (f_walk_ix && status_o == ga_pkg::WALK_STEP_LIMIT && f_reads == 2 &&
+                                f_job_limit == 2);
+        IndexBeatErr_C:  cover (f_walk_ix && status_o == ga_pkg::WALK_FAULT && f_rsp_err &&
+                                f_rd_len == ga_pkg::MEM_LEN_128);
       end
     end
   end

@@ -13,8 +13,9 @@
 #         any    DEPTH steps from an arbitrary state that satisfies the assumed invariants
 #                (a proof for every such state; the invariants are proved by induction elsewhere)
 #         cover  every cover statement must be reached within DEPTH steps (one VCD per trace)
-#         cec    combinational miter proved by ABC's dprove (all inputs); a failure is replayed
-#                by yosys-smtbmc for a VCD
+#         cec    combinational miter proved by ABC's dprove (all inputs), or a sequential one
+#                (two copies of a block with state: every reachable state); a failure is replayed
+#                by yosys-smtbmc (DEPTH steps) for a VCD
 # Prints one result line and writes OUT_DIR/NAME/{status,*.log,*.vcd}. Exit status 0 on PASS,
 # 1 on FAIL, 2 on UNKNOWN (induction did not close) or a tool error.
 set -u
@@ -34,6 +35,7 @@ pkg=${mlu_srcs%% *}
 case $top in
 ga_check_fv) srcs="$pkg $rtl/ga_check.sv $rtl/formal/ga_check_fv.sv" ;;
 ga_mlb)      srcs="$pkg $rtl/ga_mlb.sv" ;;
+ga_mlb_end_fv) srcs="$pkg $rtl/ga_mlb.sv $rtl/formal/ga_mlb_end_fv.sv" ;;
 ga_walker)   srcs="$pkg $rtl/ga_walker.sv" ;;
 ga_arb)      srcs="$rtl/ga_arb.sv" ;;
 ga_system)   srcs="$mlu_srcs$(flist ga_system.f)" ;;
@@ -96,7 +98,7 @@ cover)
 cec)
     if ! yosys -q -l "$out/aig.log" -p "$read; prep -flatten -top $top; delete t:\$cover; memory_map; \
             opt -fast; async2sync; dffunmap; setundef -undriven -anyseq; opt -keepdc -fast; techmap; \
-            opt -fast; aigmap; opt_clean; write_aiger -zinit $out/model.aig" >/dev/null 2>&1; then
+            opt -fast; dffunmap; aigmap; opt_clean; write_aiger -zinit $out/model.aig" >/dev/null 2>&1; then
         result ERROR "yosys aiger: $out/aig.log"; exit 2
     fi
     # in $out: dprove leaves its miter (cecmiter.aig) in the working directory
@@ -104,8 +106,13 @@ cec)
     if grep -q "UNSATISFIABLE" "$out/abc.log"; then
         result PASS "all inputs (combinational, ABC dprove)"; exit 0
     fi
-    if grep -q "SATISFIABLE" "$out/abc.log"; then
-        smt -t 1 --dump-vcd "$out/cex.vcd" >"$out/bmc.log" 2>&1
+    # a sequential miter (two copies of a block with state, e.g. ga_mlb_end_fv): proved for every
+    # reachable state, from reset
+    if grep -q "Networks are equivalent" "$out/abc.log"; then
+        result PASS "all inputs, every reachable state (sequential, ABC dprove)"; exit 0
+    fi
+    if grep -q "SATISFIABLE\|Networks are NOT EQUIVALENT" "$out/abc.log"; then
+        smt -t "$depth" --dump-vcd "$out/cex.vcd" >"$out/bmc.log" 2>&1
         result FAIL "$(failed "$out/bmc.log")-> $out/cex.vcd"; exit 1
     fi
     result ERROR "abc: $out/abc.log"; exit 2 ;;

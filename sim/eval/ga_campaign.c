@@ -28,7 +28,7 @@ const char *ga_cls_id(ga_cls_t c) { return (unsigned)c < GA_CLS_N ? k_cls_id[c] 
 struct ga_camp {
     ga_scheme_t s;
     ga_system_t sys;
-    ga_eval_backend_t be;
+    ga_backend_t be;
     bool be_open;
     ga_rng_t g;
     unsigned n, tb;
@@ -59,7 +59,7 @@ static uint64_t rand_size(ga_camp_t *c, unsigned i)
 static int slot_alloc(ga_camp_t *c, unsigned i, uint64_t size, char *msg, size_t cap)
 {
     uint64_t p;
-    ga_err_t err = ga_eval_malloc_at(&c->sys, &c->be, c->base[i], size, &p);
+    ga_err_t err = ga_backend_malloc_at(&c->sys, &c->be, c->base[i], size, &p);
     if (err != GA_OK) return err_msg(msg, cap, "malloc", err);
     c->size[i] = size;
     if (c->s.kind == GA_SCHEME_GPUSHIELD) {
@@ -88,7 +88,7 @@ static int slot_free(ga_camp_t *c, unsigned i, char *msg, size_t cap)
         if (!ga_rt_find(c->sys.rt, c->base[i], &e, NULL)) return err_msg(msg, cap, "free", GA_ERR_UNKNOWN_POINTER);
         p = e.tb;
     }
-    ga_err_t err = ga_eval_free(&c->sys, &c->be, p);
+    ga_err_t err = ga_backend_free(&c->sys, &c->be, p);
     if (err != GA_OK) return err_msg(msg, cap, "free", err);
     c->ptr[i] = 0;
     return 0;
@@ -144,7 +144,8 @@ int ga_camp_create(ga_camp_t **out, const ga_scheme_t *s, uint64_t seed, char *m
         free(c);
         return -1;
     }
-    if (ga_eval_backend_open(s->kind == GA_SCHEME_GPUSHIELD ? "model" : s->backend, &c->sys, &c->be, msg, cap) != 0) {
+    if (ga_backend_open(s->backends, s->kind == GA_SCHEME_GPUSHIELD ? "model" : s->backend, &c->sys, NULL, &c->be, msg,
+                        cap) != GA_BACKEND_OK) {
         ga_camp_destroy(c);
         return -1;
     }
@@ -172,7 +173,7 @@ int ga_camp_check(ga_camp_t *c, char *msg, size_t cap)
 void ga_camp_destroy(ga_camp_t *c)
 {
     if (c == NULL) return;
-    if (c->be_open) ga_eval_backend_close(&c->be);
+    if (c->be_open) ga_backend_close(&c->be);
     ga_system_fini(&c->sys);
     free(c->base);
     free(c->cap);

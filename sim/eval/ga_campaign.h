@@ -10,11 +10,12 @@
  * independent draws as the Wilson interval assumes.
  *
  * Schemes: GPUArmor in COMPILER or HWONLY mode (optionally with the runtime extensions of spec §7.6),
- * run through a ga_eval_backend_t (the model now, the RTL later); and a GPUShield-like baseline
- * implemented here (docs/eval.md): a 7-bit buffer id in the pointer naming the buffer's role (a kernel
- * argument position: slot i is id i + 1, slots from 127 on get id 0 = unprotected), a bounds table
- * snapshotted at each kernel launch and immutable during the kernel, a bounds check against the
- * pointer's id, no temporal checks, and an id with no entry in the snapshot unchecked.
+ * run through a ga_backend_t (cmodel/ga_backend.h: the model, or the RTL in gaeval-rtl); and a
+ * GPUShield-like baseline implemented here (docs/eval.md): a 7-bit buffer id in the pointer naming the
+ * buffer's role (a kernel argument position: slot i is id i + 1, slots from 127 on get id 0 =
+ * unprotected), a bounds table snapshotted at each kernel launch and immutable during the kernel, a
+ * bounds check against the pointer's id, no temporal checks, and an id with no entry in the snapshot
+ * unchecked.
  */
 #ifndef GA_CAMPAIGN_H
 #define GA_CAMPAIGN_H
@@ -53,6 +54,7 @@ typedef struct {
     unsigned tag_bits;        /* GPUArmor: 7 or 16 (the paper's Table 4 assumes 7, §7.2) */
     ga_layout_t layout;       /* GPUArmor metadata layout */
     const char *backend;      /* "model" (NULL) or "rtl" */
+    const ga_backend_def_t *const *backends; /* the program's registry (ga_backend.h; NULL: model only) */
 } ga_scheme_t;
 
 /* Where an injected address lies, tags ignored, at the moment of the check. */

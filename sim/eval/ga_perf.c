@@ -3,6 +3,8 @@
  */
 #include "ga_perf.h"
 
+#include "ga_exec.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,66 +25,12 @@ void ga_perf_default_cfg(ga_perf_cfg_t *c)
     c->check_cycles = 3;
 }
 
-/* The kernel's metadata registers: (sm, warp, root value) -> location, open addressing, cleared at
- * every kernel (registers do not survive a kernel). */
-typedef struct {
-    uint64_t key_root;
-    uint32_t key_sw; /* sm << 16 | warp, +1 so that 0 marks an empty slot */
-    uint64_t md;
-} reg_t;
-
-typedef struct {
-    reg_t *t;
-    size_t cap, n; /* cap a power of two */
-} regs_t;
-
-static size_t reg_hash(uint32_t sw, uint64_t root, size_t cap)
-{
-    uint64_t h = (root ^ ((uint64_t)sw << 40)) * UINT64_C(0x9E3779B97F4A7C15);
-    return (size_t)(h >> 17) & (cap - 1u);
-}
-
-static reg_t *reg_find(regs_t *r, uint32_t sw, uint64_t root)
-{
-    for (size_t i = reg_hash(sw, root, r->cap);; i = (i + 1u) & (r->cap - 1u)) {
-        reg_t *e = &r->t[i];
-        if (e->key_sw == 0u || (e->key_sw == sw && e->key_root == root)) return e;
-    }
-}
-
-static int reg_put(regs_t *r, uint32_t sw, uint64_t root, uint64_t md)
-{
-    if ((r->n + 1u) * 2u > r->cap) {
-        regs_t nr = {calloc(r->cap * 2u, sizeof *nr.t), r->cap * 2u, 0};
-        if (nr.t == NULL) return -1;
-        for (size_t i = 0; i < r->cap; i++)
-            if (r->t[i].key_sw != 0u) {
-                *reg_find(&nr, r->t[i].key_sw, r->t[i].key_root) = r->t[i];
-                nr.n++;
-            }
-        free(r->t);
-        *r = nr;
-    }
-    reg_t *e = reg_find(r, sw, root);
-    if (e->key_sw == 0u) r->n++;
-    e->key_sw = sw;
-    e->key_root = root;
-    e->md = md;
-    return 0;
-}
-
-static void reg_clear(regs_t *r)
-{
-    memset(r->t, 0, r->cap * sizeof *r->t);
-    r->n = 0;
-}
-
 typedef struct {
     const ga_perf_cfg_t *c;
     ga_system_t sys;
-    ga_eval_backend_t be;
+    ga_backend_t be;
+    ga_exec_t ex;  /* the compiler-mode dispatch and the kernel's metadata registers */
     uint64_t *ptr; /* by allocation id */
-    regs_t regs;
     uint64_t faults, md_peak;
     char *msg;
     size_t cap;
@@ -94,45 +42,85 @@ static int fail(perf_t *p, const char *what, ga_err_t err)
     return -1;
 }
 
-/* LOADMETA through the backend; "no MLB" flushes first so the lookup can never hit. */
-static int do_loadmeta(perf_t *p, unsigned sm, uint16_t warp, uint64_t root, uint64_t *md)
+/* The dispatch's operations (ga_exec_ops_t) on the backend; "no MLB" flushes first so that no lookup
+ * can ever hit. */
+static int op_loadmeta(void *ctx, unsigned sm, uint16_t warp, uint64_t root, uint64_t *md, bool *cut)
 {
+    perf_t *p = ctx;
+    (void)warp;
+    *cut = false;
     if (p->c->mlb == 0u) p->be.flush(p->be.ctx, sm);
     ga_err_t err = p->be.loadmeta(p->be.ctx, sm, root, md);
-    if (err != GA_OK) return fail(p, "LOADMETA", err);
-    if (reg_put(&p->regs, ((uint32_t)sm << 16 | warp) + 1u, root, *md) != 0) return fail(p, "registers", GA_ERR_NO_MEMORY);
+    return err != GA_OK ? fail(p, "LOADMETA", err) : 0;
+}
+
+static int op_memcheck_g(void *ctx, unsigned sm, const ga_warp_req_t *q, uint64_t md, uint32_t cut_mask)
+{
+    perf_t *p = ctx;
+    ga_warp_rsp_t rsp;
+    (void)cut_mask;
+    if (p->c->mlb == 0u) p->be.flush(p->be.ctx, sm);
+    ga_err_t err = p->be.memcheck_g(p->be.ctx, sm, q, md, &rsp);
+    if (err != GA_OK) return fail(p, "MEMCHECK.G", err);
+    p->faults += rsp.fault != 0u;
     return 0;
+}
+
+static int op_memcheck_s(void *ctx, unsigned sm, const ga_warp_req_t *q, uint32_t base, uint32_t ssize)
+{
+    perf_t *p = ctx;
+    ga_warp_rsp_t rsp;
+    ga_err_t err = p->be.memcheck_s(p->be.ctx, sm, q, base, ssize, &rsp);
+    if (err != GA_OK) return fail(p, "MEMCHECK.S", err);
+    p->faults += rsp.fault != 0u;
+    return 0;
+}
+
+static int op_access(void *ctx, unsigned sm, const ga_warp_req_t *q)
+{
+    perf_t *p = ctx;
+    ga_warp_rsp_t rsp;
+    if (p->c->mlb == 0u) p->be.flush(p->be.ctx, sm);
+    ga_err_t err = p->be.access(p->be.ctx, sm, q, &rsp);
+    if (err != GA_OK) return fail(p, "access", err);
+    p->faults += rsp.fault != 0u;
+    return 0;
+}
+
+static const ga_exec_ops_t perf_ops = {op_loadmeta, op_memcheck_g, op_memcheck_s, op_access};
+
+/* A dispatch result: 0 or GA_EXEC_SKIPPED are success; an operation's -1 has set the message. */
+static int exec_rc(perf_t *p, int rc)
+{
+    if (rc == GA_EXEC_NO_MEMORY) return fail(p, "registers", GA_ERR_NO_MEMORY);
+    return rc < 0 ? -1 : 0;
 }
 
 static int sink(void *ctx, const ga_wev_t *ev)
 {
     perf_t *p = ctx;
-    const ga_perf_cfg_t *c = p->c;
     unsigned sm = ev->sm % p->sys.cfg.sms;
     ga_err_t err;
     ga_warp_req_t q;
-    ga_warp_rsp_t rsp;
     switch (ev->kind) {
     case GA_WEV_ALLOC:
-        if ((err = ga_eval_malloc(&p->sys, &p->be, ev->bytes, &p->ptr[ev->id])) != GA_OK) return fail(p, "malloc", err);
+        if ((err = ga_backend_malloc(&p->sys, &p->be, ev->bytes, &p->ptr[ev->id])) != GA_OK)
+            return fail(p, "malloc", err);
         {
             uint64_t b = ga_rt_stats(p->sys.rt).metadata_bytes;
             if (b > p->md_peak) p->md_peak = b;
         }
         return 0;
     case GA_WEV_FREE:
-        if ((err = ga_eval_free(&p->sys, &p->be, p->ptr[ev->id])) != GA_OK) return fail(p, "free", err);
+        if ((err = ga_backend_free(&p->sys, &p->be, p->ptr[ev->id])) != GA_OK) return fail(p, "free", err);
         return 0;
     case GA_WEV_KERNEL:
-        reg_clear(&p->regs);
+        ga_exec_kernel(&p->ex);
         return 0;
     case GA_WEV_END:
         return 0;
-    case GA_WEV_LOADMETA: {
-        if (c->mode != GA_MODE_COMPILER) return 0; /* vanilla binaries have none */
-        uint64_t md;
-        return do_loadmeta(p, sm, ev->warp, p->ptr[ev->id] + ev->root_off, &md);
-    }
+    case GA_WEV_LOADMETA: /* HWOnly binaries have none (skipped) */
+        return exec_rc(p, ga_exec_loadmeta(&p->ex, sm, ev->warp, p->ptr[ev->id] + ev->root_off, NULL, NULL));
     case GA_WEV_GLOBAL:
         memset(&q, 0, sizeof q);
         q.lanes = 32;
@@ -140,40 +128,21 @@ static int sink(void *ctx, const ga_wev_t *ev)
         q.warp = ev->warp;
         q.size = ev->size;
         for (unsigned l = 0; l < 32u; l++) q.addr[l] = p->ptr[ev->id] + ev->off + (uint64_t)l * ev->size;
-        if (c->mode == GA_MODE_HWONLY) {
-            if (c->mlb == 0u) p->be.flush(p->be.ctx, sm);
-            err = p->be.access(p->be.ctx, sm, &q, &rsp);
-            if (err != GA_OK) return fail(p, "access", err);
-        } else {
-            uint64_t md;
-            if (ev->root == GA_WL_ROOT_ADDRESS) {
-                if (do_loadmeta(p, sm, ev->warp, q.addr[0], &md) != 0) return -1;
-            } else {
-                uint64_t root = p->ptr[ev->id] + ev->root_off;
-                reg_t *r = reg_find(&p->regs, ((uint32_t)sm << 16 | ev->warp) + 1u, root);
-                if (r->key_sw != 0u)
-                    md = r->md;
-                else if (do_loadmeta(p, sm, ev->warp, root, &md) != 0)
-                    return -1;
-            }
-            if (c->mlb == 0u) p->be.flush(p->be.ctx, sm);
-            err = p->be.memcheck_g(p->be.ctx, sm, &q, md, &rsp);
-            if (err != GA_OK) return fail(p, "MEMCHECK.G", err);
+        if (ev->root == GA_WL_ROOT_ADDRESS) {
+            /* the access's own address is the root: a LOADMETA of lane 0's address before every check */
+            int rc = ga_exec_loadmeta(&p->ex, sm, ev->warp, q.addr[0], NULL, NULL);
+            if (rc < 0) return exec_rc(p, rc);
+            return exec_rc(p, ga_exec_global(&p->ex, sm, &q, GA_EXEC_ROOT_PTR, q.addr[0]));
         }
-        p->faults += rsp.fault != 0u;
-        return 0;
-    case GA_WEV_SHARED:
-        if (c->mode != GA_MODE_COMPILER) return 0; /* HWOnly has no MEMCHECK.S (paper §6.2) */
+        return exec_rc(p, ga_exec_global(&p->ex, sm, &q, GA_EXEC_ROOT_PTR, p->ptr[ev->id] + ev->root_off));
+    case GA_WEV_SHARED: /* HWOnly has no MEMCHECK.S (paper §6.2): skipped */
         memset(&q, 0, sizeof q);
         q.lanes = 32;
         q.active = ev->mask;
         q.warp = ev->warp;
         q.size = ev->size;
         for (unsigned l = 0; l < 32u; l++) q.addr[l] = ev->saddr + l * ev->size;
-        err = p->be.memcheck_s(p->be.ctx, sm, &q, ev->sbase, ev->ssize, &rsp);
-        if (err != GA_OK) return fail(p, "MEMCHECK.S", err);
-        p->faults += rsp.fault != 0u;
-        return 0;
+        return exec_rc(p, ga_exec_shared(&p->ex, sm, &q, ev->sbase, ev->ssize));
     default:
         snprintf(p->msg, p->cap, "unknown event kind %d", (int)ev->kind);
         return -1;
@@ -201,15 +170,14 @@ int ga_perf_run(const ga_wl_spec_t *spec, const ga_perf_cfg_t *c, ga_perf_res_t 
     sc.rt.md_capacity = spec->allocs + 64u; /* every allocation's node, and room for trimmed pieces */
     ga_err_t err = ga_system_init(&p.sys, &sc);
     if (err != GA_OK) return fail(&p, "system", err);
-    if (ga_eval_backend_open(c->backend, &p.sys, &p.be, msg, cap) != 0) {
+    if (ga_backend_open(c->backends, c->backend, &p.sys, NULL, &p.be, msg, cap) != GA_BACKEND_OK) {
         ga_system_fini(&p.sys);
         return -1;
     }
+    ga_exec_init(&p.ex, c->mode, &perf_ops, &p);
     p.ptr = calloc(spec->allocs, sizeof *p.ptr);
-    p.regs.cap = 1024;
-    p.regs.t = calloc(p.regs.cap, sizeof *p.regs.t);
     int rc = -1;
-    if (p.ptr == NULL || p.regs.t == NULL) {
+    if (p.ptr == NULL) {
         fail(&p, "host", GA_ERR_NO_MEMORY);
         goto out;
     }
@@ -243,8 +211,8 @@ int ga_perf_run(const ga_wl_spec_t *spec, const ga_perf_cfg_t *c, ga_perf_res_t 
     }
 out:
     free(p.ptr);
-    free(p.regs.t);
-    ga_eval_backend_close(&p.be);
+    ga_exec_fini(&p.ex);
+    ga_backend_close(&p.be);
     ga_system_fini(&p.sys);
     return rc;
 }

@@ -26,6 +26,7 @@ typedef struct {
     uint64_t seed;         /* stream seed; the runtime's tag seed is derived from it */
     double scale;          /* instruction scale factor (ga_wl_opts_t) */
     const char *backend;   /* "model" (NULL) or "rtl" */
+    const ga_backend_def_t *const *backends; /* the program's registry (ga_backend.h; NULL: model only) */
     /* Latency model (docs/eval.md): cycles */
     uint32_t mlb_cycles;   /* one MLB lookup (LOADMETA, MEMCHECK.G fetch), when there is an MLB */
     uint32_t l1_cycles;    /* one metadata read, served by the L1 */

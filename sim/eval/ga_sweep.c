@@ -27,10 +27,10 @@ typedef struct {
     bool oom;
 } wrap_t;
 
-/* The sweep's own context, handed to the backend factory. */
+/* The sweep's own context, handed to the backend's open. */
 typedef struct {
     bool none;
-    wrap_t *w; /* set by the factory; owned by the replay (freed by its destroy) */
+    wrap_t *w; /* set by w_open; owned by the replay (freed by its destroy) */
 } sweep_ctx_t;
 
 void ga_sweep_default_cfg(ga_sweep_cfg_t *cfg)
@@ -139,16 +139,35 @@ static ga_err_t w_access(void *ctx, unsigned sm, const ga_warp_req_t *req, ga_wa
     return w->inner.access(w->inner.ctx, sm, req, rsp);
 }
 
+static void w_flush(void *ctx, unsigned sm)
+{
+    wrap_t *w = ctx;
+    w->inner.flush(w->inner.ctx, sm);
+}
+
+static void w_runtime_changed(void *ctx, const uint64_t *locs, size_t n, uint64_t root)
+{
+    wrap_t *w = ctx;
+    w->inner.runtime_changed(w->inner.ctx, locs, n, root);
+}
+
+static int w_check(void *ctx, char *msg, size_t cap)
+{
+    wrap_t *w = ctx;
+    return w->inner.check(w->inner.ctx, msg, cap);
+}
+
 static void w_destroy(void *ctx)
 {
     wrap_t *w = ctx;
+    ga_backend_close(&w->inner);
     ws_clear(w);
     free(w->t);
     free(w);
 }
 
-/* The replay's backend factory (ga_replay_cfg_t.rtl_factory): the model backend, wrapped. */
-static int factory(ga_backend_t *b, ga_system_t *sys, void *arg, ga_trace_err_t *err)
+/* The sweep's backend (registry name "sweep"): the model backend, wrapped. */
+static int w_open(ga_backend_t *b, ga_system_t *sys, void *arg, char *msg, size_t cap)
 {
     sweep_ctx_t *sc = arg;
     wrap_t *w = calloc(1, sizeof *w);
@@ -158,12 +177,16 @@ static int factory(ga_backend_t *b, ga_system_t *sys, void *arg, ga_trace_err_t 
     }
     if (w == NULL || w->t == NULL) {
         free(w);
-        snprintf(err->msg, sizeof err->msg, "gasweep: out of memory");
+        snprintf(msg, cap, "gasweep: out of memory");
         return -1;
     }
     w->sys = sys;
     w->none = sc->none;
-    ga_backend_model(&w->inner, sys);
+    if (ga_backend_open(NULL, "model", sys, NULL, &w->inner, msg, cap) != GA_BACKEND_OK) {
+        free(w->t);
+        free(w);
+        return -1;
+    }
     memset(b, 0, sizeof *b);
     b->name = sc->none ? "model, no MLB" : "model";
     b->ctx = w;
@@ -171,10 +194,16 @@ static int factory(ga_backend_t *b, ga_system_t *sys, void *arg, ga_trace_err_t 
     b->memcheck_g = w_memcheck_g;
     b->memcheck_s = w_memcheck_s;
     b->access = w_access;
+    b->flush = w_flush;
+    b->runtime_changed = w_runtime_changed;
+    b->check = w_check;
     b->destroy = w_destroy;
     sc->w = w;
     return 0;
 }
+
+static const ga_backend_def_t sweep_def = {"sweep", "the model with no-MLB flushes and working-set counts", w_open};
+static const ga_backend_def_t *const sweep_backends[] = {&sweep_def, NULL};
 
 int ga_sweep_run(const char *path, const ga_sweep_cfg_t *cfg, ga_sweep_res_t *res, char *msg, size_t cap)
 {
@@ -194,9 +223,9 @@ int ga_sweep_run(const char *path, const ga_sweep_cfg_t *cfg, ga_sweep_res_t *re
     rc.tag_neighbour_distinct = cfg->neighbour_distinct;
     rc.tag_quarantine = cfg->quarantine;
     rc.max_detections = 16; /* counted all the same; the records are not needed here */
-    rc.rtl = true;          /* "rtl" selects rtl_factory: the wrapped model backend, no RTL involved */
-    rc.rtl_factory = factory;
-    rc.rtl_arg = &sc;
+    rc.backend = "sweep";   /* the wrapped model backend */
+    rc.backends = sweep_backends;
+    rc.backend_arg = &sc;
 
     ga_trace_err_t err;
     ga_trace_reader_t *r = NULL;

@@ -35,6 +35,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* The backends this program holds, chosen here at compile time (cmodel/ga_backend.h): the model;
+ * compiled with -DGA_WITH_RTL (mk/tb.mk's gaeval-rtl, linked with tb/replay/tb_backend.c) also the
+ * Verilator lockstep backend "rtl". */
+#ifdef GA_WITH_RTL
+static const ga_backend_def_t *const k_backends[] = {&ga_backend_model_def, &ga_backend_rtl_def, NULL};
+#else
+static const ga_backend_def_t *const *const k_backends = ga_backends_model;
+#endif
+
 /* Every layout of cmodel/ga_layouts.def, in code order (list, BST, table, index). */
 static const ga_layout_t k_layouts[] = {
 #define GA_LAYOUT(id, code, name, rtl, title) GA_LAYOUT_##id,
@@ -55,6 +64,7 @@ typedef struct {
     const char *backend;
     uint32_t l1;
     const char *corpus;   /* gasweep's merged CSV of the corpus traces, or NULL */
+    const ga_backend_def_t *const *backends; /* this program's registry (below) */
 } opts_t;
 
 /* Print "gaeval: " fmt (one %s of a) and exit with status code. */
@@ -106,6 +116,7 @@ static void perf_one(const opts_t *o, const ga_wl_spec_t *s, ga_mode_t mode, ga_
     c.seed = o->seed;
     c.scale = o->scale;
     c.backend = o->backend;
+    c.backends = o->backends;
     c.l1_cycles = o->l1;
     char msg[512];
     if (ga_perf_run(s, &c, r, msg, sizeof msg) != 0) die("%s", msg);
@@ -141,17 +152,17 @@ static void schemes(const opts_t *o, ga_scheme_t sch[NS])
 {
     const unsigned pop = 96; /* < 127: every buffer gets a GPUShield id (paper §3.2 Obs. 5) */
     const ga_scheme_t all[NS] = {
-        {"GPUArmor", GA_SCHEME_GPUARMOR, GA_MODE_COMPILER, false, 0, pop, 7, GA_LAYOUT_BST, o->backend},
-        {"GPUShield-like", GA_SCHEME_GPUSHIELD, GA_MODE_COMPILER, false, 0, pop, 7, GA_LAYOUT_BST, "model"},
-        {"GPUArmor-HWOnly", GA_SCHEME_GPUARMOR, GA_MODE_HWONLY, false, 0, pop, 7, GA_LAYOUT_BST, o->backend},
-        {"HWOnly + neighbour-distinct", GA_SCHEME_GPUARMOR, GA_MODE_HWONLY, true, 0, pop, 7, GA_LAYOUT_BST, o->backend},
-        {"HWOnly + quarantine W=64", GA_SCHEME_GPUARMOR, GA_MODE_HWONLY, false, 64, pop, 7, GA_LAYOUT_BST, o->backend},
-        {"HWOnly + both", GA_SCHEME_GPUARMOR, GA_MODE_HWONLY, true, 64, pop, 7, GA_LAYOUT_BST, o->backend},
-        {"GPUArmor + both", GA_SCHEME_GPUARMOR, GA_MODE_COMPILER, true, 64, pop, 7, GA_LAYOUT_BST, o->backend},
-        {"GPUArmor-HWOnly 16-bit tags", GA_SCHEME_GPUARMOR, GA_MODE_HWONLY, false, 0, pop, 16, GA_LAYOUT_BST, o->backend},
-        {"GPUShield-like 1024 live", GA_SCHEME_GPUSHIELD, GA_MODE_COMPILER, false, 0, 1024, 7, GA_LAYOUT_BST, "model"},
-        {"GPUArmor 16-bit tags", GA_SCHEME_GPUARMOR, GA_MODE_COMPILER, false, 0, pop, 16, GA_LAYOUT_BST, o->backend},
-        {"HWOnly 16-bit + both", GA_SCHEME_GPUARMOR, GA_MODE_HWONLY, true, 64, pop, 16, GA_LAYOUT_BST, o->backend},
+        {"GPUArmor", GA_SCHEME_GPUARMOR, GA_MODE_COMPILER, false, 0, pop, 7, GA_LAYOUT_BST, o->backend, o->backends},
+        {"GPUShield-like", GA_SCHEME_GPUSHIELD, GA_MODE_COMPILER, false, 0, pop, 7, GA_LAYOUT_BST, "model", o->backends},
+        {"GPUArmor-HWOnly", GA_SCHEME_GPUARMOR, GA_MODE_HWONLY, false, 0, pop, 7, GA_LAYOUT_BST, o->backend, o->backends},
+        {"HWOnly + neighbour-distinct", GA_SCHEME_GPUARMOR, GA_MODE_HWONLY, true, 0, pop, 7, GA_LAYOUT_BST, o->backend, o->backends},
+        {"HWOnly + quarantine W=64", GA_SCHEME_GPUARMOR, GA_MODE_HWONLY, false, 64, pop, 7, GA_LAYOUT_BST, o->backend, o->backends},
+        {"HWOnly + both", GA_SCHEME_GPUARMOR, GA_MODE_HWONLY, true, 64, pop, 7, GA_LAYOUT_BST, o->backend, o->backends},
+        {"GPUArmor + both", GA_SCHEME_GPUARMOR, GA_MODE_COMPILER, true, 64, pop, 7, GA_LAYOUT_BST, o->backend, o->backends},
+        {"GPUArmor-HWOnly 16-bit tags", GA_SCHEME_GPUARMOR, GA_MODE_HWONLY, false, 0, pop, 16, GA_LAYOUT_BST, o->backend, o->backends},
+        {"GPUShield-like 1024 live", GA_SCHEME_GPUSHIELD, GA_MODE_COMPILER, false, 0, 1024, 7, GA_LAYOUT_BST, "model", o->backends},
+        {"GPUArmor 16-bit tags", GA_SCHEME_GPUARMOR, GA_MODE_COMPILER, false, 0, pop, 16, GA_LAYOUT_BST, o->backend, o->backends},
+        {"HWOnly 16-bit + both", GA_SCHEME_GPUARMOR, GA_MODE_HWONLY, true, 64, pop, 16, GA_LAYOUT_BST, o->backend, o->backends},
     };
     memcpy(sch, all, sizeof all);
 }
@@ -1554,7 +1565,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "gaeval: expected a command: run, campaign, table4, merge or check (see gaeval --help)\n");
         return GA_EXIT_USAGE;
     }
-    opts_t o = {"smoke", 1e-4, 2000, "build/eval", 1, 8, "model", 28, NULL};
+    opts_t o = {"smoke", 1e-4, 2000, "build/eval", 1, 8, "model", 28, NULL, k_backends};
     bool trials_set = false, dry = false, ga_only = false;
     const char *outfile = NULL, *from = NULL;
     unsigned tag_bits = t4 ? 7u : 0u;

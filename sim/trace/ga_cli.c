@@ -782,6 +782,9 @@ static void json_kinds(FILE *f, const uint64_t *by)
         fprintf(f, "%s\"%s\": %" PRIu64, k > 1 ? ", " : "", ga_exc_name((ga_exc_kind_t)k), by[k]);
 }
 
+/* --rtl: the replay runs on the "rtl" backend. */
+static bool is_rtl(const ga_replay_cfg_t *c) { return c->backend != NULL && strcmp(c->backend, "rtl") == 0; }
+
 /* The JSON report (schema: docs/traces.md §10.2): every figure of the text report and every kept
  * finding. */
 static void print_json(FILE *f, const char *name, const ga_replay_t *rp, unsigned trace_version, bool complete,
@@ -802,7 +805,7 @@ static void print_json(FILE *f, const char *name, const ga_replay_t *rp, unsigne
             mode_names[c->mode], layout_names[c->layout], c->mlb_entries, c->tag_bits, c->sms, c->seed,
             step_limit_of(c), ga_rt_cfg(ga_replay_system(rp)->rt)->md_base, ga_rt_cfg(ga_replay_system(rp)->rt)->md_capacity,
             c->tag_neighbour_distinct ? "true" : "false", c->tag_quarantine, c->l1_lines, c->l1_hit, c->l1_miss,
-            c->mlb_cycles, c->check_cycles, c->rtl ? "true" : "false");
+            c->mlb_cycles, c->check_cycles, is_rtl(c) ? "true" : "false");
     fprintf(f, "  \"records\": {");
     for (int k = 0; k < (int)GA_TEV_KINDS; k++)
         fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", ga_tev_name((ga_tev_kind_t)k), s->records[k]);
@@ -1087,7 +1090,7 @@ static int gasim_parse(int argc, char **argv, gasim_opts_t *o, FILE *out, FILE *
             o->quiet = true;
         } else if (!strcmp(name, "--rtl")) {
             flag = true;
-            o->cfg.rtl = true;
+            o->cfg.backend = "rtl";
         } else if (!strcmp(name, "--dry-run")) {
             flag = true;
             o->dry_run = true;
@@ -1115,7 +1118,7 @@ static int gasim_parse(int argc, char **argv, gasim_opts_t *o, FILE *out, FILE *
         fprintf(errf, "%s: --allocs-shift and --allocs-rebase both choose the shift: give one\n", prog);
         return GA_EXIT_USAGE;
     }
-    if ((o->wave || o->wave_file) && !o->cfg.rtl) {
+    if ((o->wave || o->wave_file) && !is_rtl(&o->cfg)) {
         fprintf(errf, "%s: --wave and --wave-file need --rtl (the waveform is the Verilated RTL's)\n", prog);
         return GA_EXIT_USAGE;
     }
@@ -1128,7 +1131,7 @@ static int gasim_parse(int argc, char **argv, gasim_opts_t *o, FILE *out, FILE *
         fprintf(errf, "%s: only one of --json -, --csv - and --log-file - can write to stdout\n", prog);
         return GA_EXIT_USAGE;
     }
-    if (o->cfg.rtl && (o->cfg.mlb_entries != 8u && o->cfg.mlb_entries != 16u)) {
+    if (is_rtl(&o->cfg) && (o->cfg.mlb_entries != 8u && o->cfg.mlb_entries != 16u)) {
         fprintf(errf, "%s: --rtl: no Verilated configuration has a %u-entry MLB (mk/tb.mk builds 8 and 16)\n", prog,
                 o->cfg.mlb_entries);
         return GA_EXIT_USAGE;
@@ -1224,13 +1227,20 @@ static int wave_writable(const char *path, FILE *errf, const char *prog)
     return rc;
 }
 
-/* See ga_cli.h and docs/traces.md §10. */
+/* See ga_cli.h. */
 int ga_gasim_main(int argc, char **argv, FILE *out, FILE *errf)
+{
+    return ga_gasim_main_with(argc, argv, out, errf, ga_backends_model);
+}
+
+/* See ga_cli.h and docs/traces.md §10. */
+int ga_gasim_main_with(int argc, char **argv, FILE *out, FILE *errf, const ga_backend_def_t *const *backends)
 {
     static const char prog[] = "gasim";
     gasim_opts_t o;
     memset(&o, 0, sizeof o);
     ga_replay_default_cfg(&o.cfg);
+    o.cfg.backends = backends;
     o.cfg.tag_bits = 0; /* the header's, else 7 (ga_replay_create) */
     o.print_limit = 100;
     int rc = gasim_parse(argc, argv, &o, out, errf);
@@ -1289,7 +1299,7 @@ int ga_gasim_main(int argc, char **argv, FILE *out, FILE *errf)
         status = GA_EXIT_ERROR;
         goto done;
     }
-    if (o.cfg.rtl && !ga_layout_in_rtl(o.cfg.layout)) {
+    if (is_rtl(&o.cfg) && !ga_layout_in_rtl(o.cfg.layout)) {
         char rl[64];
         (void)ga_layout_list(rl, sizeof rl, ", ", " or ", true);
         fprintf(errf, "gasim: --rtl --layout %s: the RTL does not implement this layout yet (cmodel/ga_layouts.def): "
@@ -1297,7 +1307,7 @@ int ga_gasim_main(int argc, char **argv, FILE *out, FILE *errf)
         status = GA_EXIT_ERROR;
         goto done;
     }
-    if (o.cfg.rtl && ga_backend_rtl_is_stub()) {
+    if (is_rtl(&o.cfg) && ga_backend_find(o.cfg.backends, "rtl") == NULL) {
         status = rtl_elsewhere(&o, argv, out, errf);
         goto done;
     }
@@ -1356,7 +1366,7 @@ int ga_gasim_main(int argc, char **argv, FILE *out, FILE *errf)
     } else if (ga_replay_finish(rp, &err) != 0) {
         fprintf(errf, "%s: %s\n", prog, err.msg);
         /* a waveform that could not be written or a window with no record is not an RTL mismatch */
-        status = o.cfg.rtl && strncmp(err.msg, "--wave", 6) != 0 ? GA_EXIT_MISMATCH : GA_EXIT_ERROR;
+        status = is_rtl(&o.cfg) && strncmp(err.msg, "--wave", 6) != 0 ? GA_EXIT_MISMATCH : GA_EXIT_ERROR;
     }
     if (status != 0) {
         ga_replay_destroy(rp);

@@ -17,8 +17,14 @@
 #include <stdio.h>
 
 #include "../ga_exit.h"
+#include "ga_backend.h"
 
+/* gasim with the model backend only (ga_backends_model): --rtl starts the gasim-rtl of the run's
+ * configuration when it is built (docs/traces.md §10). */
 int ga_gasim_main(int argc, char **argv, FILE *out, FILE *errf);
+/* gasim with the backends of registry backends (gasim-rtl: model and rtl): --rtl runs in-process when
+ * the registry has "rtl". */
+int ga_gasim_main_with(int argc, char **argv, FILE *out, FILE *errf, const ga_backend_def_t *const *backends);
 int ga_gaconv_main(int argc, char **argv, FILE *out, FILE *errf);
 
 #endif /* GA_CLI_H */

@@ -3,8 +3,8 @@
  *
  * The replay wraps every SM's metadata read callback to time reads with the per-SM direct-mapped
  * metadata L1 of docs/traces.md §6.6; the data still comes from the model's memory, so the wrapper
- * changes no result. The compiler-mode LOADMETA cache is an open-addressing table whose entries carry
- * the generation (kernel) they belong to, so a kernel start empties it in O(1).
+ * changes no result. The records' memory operations become MLU operations through the one
+ * compiler-mode dispatch (ga_exec.h), whose operations (op_*) time them and record their findings.
  *
  * Whether a detection is an incomplete check (ga_replay.h) is read from the model unit's counters
  * around each operation: every backend runs the model unit sys->sm[sm] (the RTL and board backends
@@ -13,6 +13,7 @@
  */
 #include "ga_replay.h"
 
+#include "ga_exec.h"
 #include "ga_layout.h"
 
 #include <fnmatch.h>
@@ -20,12 +21,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Weak: never pulls the placeholder in (ga_backend_rtl_is_stub, ga_rtl_stub.c). */
-extern void ga_rtl_stub_marker(void) __attribute__((weak));
-
-/* See ga_replay.h. */
-bool ga_backend_rtl_is_stub(void) { return ga_rtl_stub_marker != NULL; }
 
 typedef struct ga_replay ga_replay_t;
 
@@ -36,16 +31,6 @@ typedef struct {
     ga_memif_t orig;
 } rd_ctx_t;
 
-/* A LOADMETA cache entry: (trace SM, warp, root value) -> location, valid while gen is current; cut:
- * the LOADMETA's walk ended STEP_LIMIT or FAULT (md is then 0). */
-typedef struct {
-    uint64_t root;
-    uint64_t md;
-    uint32_t gen;
-    uint16_t sm, warp;
-    bool cut;
-} lmc_ent_t;
-
 struct ga_replay {
     ga_replay_cfg_t cfg;
     ga_trace_header_t hdr;
@@ -53,6 +38,11 @@ struct ga_replay {
     bool sys_ok;
     ga_backend_t be;
     bool be_ok;
+    ga_exec_t ex;        /* the compiler-mode dispatch and its metadata registers */
+    /* The record being dispatched, for the operations' messages and findings. */
+    const ga_trace_reader_t *cur_r;
+    const ga_tev_t *cur_ev;
+    ga_trace_err_t *cur_err;
     rd_ctx_t *rd;
     uint64_t *l1;        /* sms * l1_lines line tags (line + 1; 0 = invalid) */
     uint64_t cur_cycles; /* read latency accumulated by the operation in progress */
@@ -62,9 +52,6 @@ struct ga_replay {
     uint64_t *bkey;      /* base VA -> slot (newest allocation with that base) */
     uint32_t *bval;      /* slot + 1, 0 empty */
     size_t bcap, bcount;
-    lmc_ent_t *lmc;
-    size_t lmc_cap, lmc_count;
-    uint32_t gen;
     char **knames;
     uint32_t nk, capk;
     char **files;       /* origins of detections, interned */
@@ -131,42 +118,6 @@ static unsigned popcount32(uint32_t m)
 }
 
 /* ---------------------------------------------------------------------------------------------------
- * The model backend. */
-
-static ga_err_t mb_loadmeta(void *ctx, unsigned sm, uint64_t p, uint64_t *rd)
-{
-    return ga_mlu_loadmeta(&((ga_system_t *)ctx)->sm[sm], p, rd);
-}
-/* Model backend: ga_mlu_memcheck_g on SM sm. */
-static ga_err_t mb_memcheck_g(void *ctx, unsigned sm, const ga_warp_req_t *req, uint64_t md, ga_warp_rsp_t *rsp)
-{
-    return ga_mlu_memcheck_g(&((ga_system_t *)ctx)->sm[sm], req, md, rsp);
-}
-/* Model backend: ga_mlu_memcheck_s on SM sm. */
-static ga_err_t mb_memcheck_s(void *ctx, unsigned sm, const ga_warp_req_t *req, uint32_t base, uint32_t ssize,
-                              ga_warp_rsp_t *rsp)
-{
-    return ga_mlu_memcheck_s(&((ga_system_t *)ctx)->sm[sm], req, base, ssize, rsp);
-}
-/* Model backend: ga_mlu_access on SM sm. */
-static ga_err_t mb_access(void *ctx, unsigned sm, const ga_warp_req_t *req, ga_warp_rsp_t *rsp)
-{
-    return ga_mlu_access(&((ga_system_t *)ctx)->sm[sm], req, rsp);
-}
-
-/* See ga_replay.h. */
-void ga_backend_model(ga_backend_t *b, ga_system_t *sys)
-{
-    memset(b, 0, sizeof *b);
-    b->name = "model";
-    b->ctx = sys;
-    b->loadmeta = mb_loadmeta;
-    b->memcheck_g = mb_memcheck_g;
-    b->memcheck_s = mb_memcheck_s;
-    b->access = mb_access;
-}
-
-/* ---------------------------------------------------------------------------------------------------
  * Configuration. */
 
 void ga_replay_default_cfg(ga_replay_cfg_t *cfg)
@@ -216,6 +167,9 @@ static int timed_read(void *ctx, uint64_t addr, uint32_t len, uint8_t *buf)
     return rc;
 }
 
+/* The dispatch's operations (ga_exec.h), defined with the findings below. */
+static const ga_exec_ops_t replay_ops;
+
 /* See ga_replay.h. Wraps every SM's metadata read with timed_read. */
 int ga_replay_create(ga_replay_t **out, const ga_replay_cfg_t *cfg, const ga_trace_header_t *hdr,
                      ga_trace_err_t *err)
@@ -252,7 +206,7 @@ int ga_replay_create(ga_replay_t **out, const ga_replay_cfg_t *cfg, const ga_tra
         eprintf(err, "bad layout or mode");
         return -1;
     }
-    if (cfg->rtl && cfg->rtl_factory == NULL && !ga_layout_in_rtl(cfg->layout)) {
+    if (cfg->backend && strcmp(cfg->backend, "rtl") == 0 && !ga_layout_in_rtl(cfg->layout)) {
         char rl[64];
         (void)ga_layout_list(rl, sizeof rl, ", ", " or ", true);
         eprintf(err, "--rtl --layout %s: the RTL does not implement this layout yet (cmodel/ga_layouts.def): replay "
@@ -264,7 +218,6 @@ int ga_replay_create(ga_replay_t **out, const ga_replay_cfg_t *cfg, const ga_tra
     rp->cfg = *cfg;
     rp->cfg.tag_bits = tag_bits;
     rp->hdr = *hdr;
-    rp->gen = 1;
     if (rp->cfg.sms == 0)
         rp->cfg.sms = hdr->sms == 0 ? 4u : (hdr->sms > GA_SYSTEM_MAX_SMS ? GA_SYSTEM_MAX_SMS : hdr->sms);
     rp->st.sms = rp->cfg.sms;
@@ -322,17 +275,19 @@ int ga_replay_create(ga_replay_t **out, const ga_replay_cfg_t *cfg, const ga_tra
         rp->sys.sm[i].mem.read = timed_read;
         rp->sys.sm[i].mem.read_ctx = &rp->rd[i];
     }
-    if (cfg->rtl) {
-        int brc = cfg->rtl_factory ? cfg->rtl_factory(&rp->be, &rp->sys, cfg->rtl_arg, err)
-                                   : ga_backend_rtl(&rp->be, &rp->sys, err);
-        if (brc != 0) {
-            ga_replay_destroy(rp);
-            return -1;
-        }
-    } else {
-        ga_backend_model(&rp->be, &rp->sys);
+    int brc = ga_backend_open(cfg->backends, cfg->backend, &rp->sys, cfg->backend_arg, &rp->be, err->msg,
+                              sizeof err->msg);
+    if (brc == GA_BACKEND_NOT_BUILT && strcmp(cfg->backend, "rtl") == 0) /* the configuration this run needs */
+        eprintf(err, "no RTL backend is built into this program: the Verilator lockstep backend "
+                "(tb/replay/tb_backend.c) is built into build/cosim/t%u_m%u_l32/gasim-rtl, which 'make gasim-rtl "
+                "RTL_CFG=t%u_m%u_l32' builds (docs/traces.md §10.4); without the RTL the C golden model runs",
+                tag_bits, cfg->mlb_entries, tag_bits, cfg->mlb_entries);
+    if (brc != GA_BACKEND_OK) {
+        ga_replay_destroy(rp);
+        return -1;
     }
     rp->be_ok = true;
+    ga_exec_init(&rp->ex, cfg->mode, &replay_ops, rp);
     if (cfg->wave_path && rp->be.wave == NULL) {
         if (rp->be.name && strcmp(rp->be.name, "rtl") == 0) /* gasim-rtl on a model built without tracing */
             eprintf(err, "--wave: this program's Verilated model is built without waveform tracing: the traced "
@@ -359,10 +314,11 @@ void ga_replay_destroy(ga_replay_t *rp)
 {
     if (rp == NULL) return;
     if (rp->be_ok && rp->wave_on && rp->be.wave) {
-        ga_trace_err_t e;
-        (void)rp->be.wave(rp->be.ctx, NULL, &e);
+        char m[256];
+        (void)rp->be.wave(rp->be.ctx, NULL, m, sizeof m);
     }
-    if (rp->be_ok && rp->be.destroy) rp->be.destroy(rp->be.ctx);
+    if (rp->be_ok) ga_backend_close(&rp->be);
+    ga_exec_fini(&rp->ex);
     if (rp->sys_ok) ga_system_fini(&rp->sys);
     free(rp->rd);
     free(rp->l1);
@@ -370,7 +326,6 @@ void ga_replay_destroy(ga_replay_t *rp)
     free(rp->ids);
     free(rp->bkey);
     free(rp->bval);
-    free(rp->lmc);
     for (uint32_t i = 0; i < rp->nk; i++) free(rp->knames[i]);
     free(rp->knames);
     for (uint32_t i = 0; i < rp->nfiles; i++) free(rp->files[i]);
@@ -427,10 +382,7 @@ static uint32_t base_get(const ga_replay_t *rp, uint64_t base)
 /* After a successful runtime call: tell the backend, update storage figures. */
 static void runtime_changed(ga_replay_t *rp)
 {
-    const uint64_t *locs;
-    size_t n = ga_rt_invalidations(rp->sys.rt, &locs);
-    rp->st.invalidated_locations += n;
-    if (rp->be.runtime_changed) rp->be.runtime_changed(rp->be.ctx, locs, n, ga_rt_root(rp->sys.rt));
+    rp->st.invalidated_locations += ga_backend_forward(&rp->sys, &rp->be);
     ga_rt_stats_t rs = ga_rt_stats(rp->sys.rt);
     if (rs.metadata_bytes > rp->st.md_bytes_peak) rp->st.md_bytes_peak = rs.metadata_bytes;
     if (rs.live > rp->st.live_peak) rp->st.live_peak = rs.live;
@@ -543,60 +495,11 @@ static int do_kernel(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t
     rp->knames[rp->nk] = name;
     rp->cur_kernel = rp->nk++;
     rp->in_kernel = true;
-    /* Registers do not survive a kernel: a new LOADMETA cache generation. */
-    rp->gen++;
-    rp->lmc_count = 0;
-    if (rp->gen == 0) { /* wrapped after 2^32 kernels: clear for real */
-        if (rp->lmc) memset(rp->lmc, 0, rp->lmc_cap * sizeof *rp->lmc);
-        rp->gen = 1;
-    }
+    /* Registers do not survive a kernel. */
+    ga_exec_kernel(&rp->ex);
     /* GPU L1s are invalidated at kernel launch (docs/traces.md §6.6). */
     memset(rp->l1, 0, (size_t)rp->cfg.sms * rp->cfg.l1_lines * sizeof *rp->l1);
     return 0;
-}
-
-/* ---------------------------------------------------------------------------------------------------
- * The LOADMETA cache. */
-
-static size_t lmc_hash(uint16_t sm, uint16_t warp, uint64_t root)
-{
-    return (size_t)mix64(root ^ ((uint64_t)sm << 48) ^ ((uint64_t)warp << 32) ^ UINT64_C(0x9e3779b97f4a7c15));
-}
-
-/* Pointer to the current-generation entry for the key, or NULL. */
-static lmc_ent_t *lmc_find(ga_replay_t *rp, uint16_t sm, uint16_t warp, uint64_t root)
-{
-    if (rp->lmc_cap == 0) return NULL;
-    for (size_t h = lmc_hash(sm, warp, root) & (rp->lmc_cap - 1u);; h = (h + 1u) & (rp->lmc_cap - 1u)) {
-        lmc_ent_t *e = &rp->lmc[h];
-        if (e->gen != rp->gen) return NULL;
-        if (e->root == root && e->sm == sm && e->warp == warp) return e;
-    }
-}
-
-/* Insert (key not present). false when out of memory. */
-static bool lmc_insert(ga_replay_t *rp, uint16_t sm, uint16_t warp, uint64_t root, uint64_t md, bool cut)
-{
-    if ((rp->lmc_count + 1u) * 2u > rp->lmc_cap) {
-        size_t nc = rp->lmc_cap ? 2u * rp->lmc_cap : 1024u;
-        lmc_ent_t *nt = calloc(nc, sizeof *nt);
-        if (nt == NULL) return false;
-        for (size_t i = 0; i < rp->lmc_cap; i++) {
-            const lmc_ent_t *e = &rp->lmc[i];
-            if (e->gen != rp->gen) continue;
-            size_t h = lmc_hash(e->sm, e->warp, e->root) & (nc - 1u);
-            while (nt[h].gen == rp->gen) h = (h + 1u) & (nc - 1u);
-            nt[h] = *e;
-        }
-        free(rp->lmc);
-        rp->lmc = nt;
-        rp->lmc_cap = nc;
-    }
-    size_t h = lmc_hash(sm, warp, root) & (rp->lmc_cap - 1u);
-    while (rp->lmc[h].gen == rp->gen) h = (h + 1u) & (rp->lmc_cap - 1u);
-    rp->lmc[h] = (lmc_ent_t){root, md, rp->gen, sm, warp, cut};
-    rp->lmc_count++;
-    return true;
 }
 
 /* ---------------------------------------------------------------------------------------------------
@@ -617,45 +520,25 @@ static uint64_t walks_cut(const ga_mlu_stats_t *ms)
     return ms->walk_end[GA_WALK_STEP_LIMIT] + ms->walk_end[GA_WALK_FAULT];
 }
 
-/* LOADMETA of root on the record's SM; caches the result. Charged mlb_cycles only when it looked the
- * MLB up: a root with tag 0 or the freed tag makes no MLB access (spec §3.2 step 1). *cut: its walk
- * ended STEP_LIMIT or FAULT. */
-static int run_loadmeta(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, uint64_t root, uint64_t *md,
-                        bool *cut, ga_trace_err_t *err)
+/* The dispatch's LOADMETA (ga_exec_ops_t) of root on the record's SM. Charged mlb_cycles only when it
+ * looked the MLB up: a root with tag 0 or the freed tag makes no MLB access (spec §3.2 step 1). *cut:
+ * its walk ended STEP_LIMIT or FAULT. */
+static int op_loadmeta(void *ctx, unsigned tsm, uint16_t warp, uint64_t root, uint64_t *md, bool *cut)
 {
-    unsigned sm = model_sm(rp, ev->sm);
+    ga_replay_t *rp = ctx;
+    (void)warp;
+    unsigned sm = model_sm(rp, (uint16_t)tsm);
     const ga_mlu_stats_t *ms = &rp->sys.sm[sm].st;
     uint64_t look0 = ms->loadmeta - ms->loadmeta_unchecked, cut0 = walks_cut(ms);
     rp->cur_cycles = 0;
     ga_err_t e = rp->be.loadmeta(rp->be.ctx, sm, root, md);
-    if (e != GA_OK) return be_fail(err, r, ev, rp, "LOADMETA", e);
+    if (e != GA_OK) return be_fail(rp->cur_err, rp->cur_r, rp->cur_ev, rp, "LOADMETA", e);
     uint64_t looked = ms->loadmeta - ms->loadmeta_unchecked - look0;
     *cut = *md == 0 && walks_cut(ms) != cut0;
     uint64_t c = rp->cfg.mlb_cycles * looked + rp->cur_cycles;
     rp->st.loadmeta_cycles += c;
     if (c > rp->st.loadmeta_cycles_max) rp->st.loadmeta_cycles_max = c;
-    lmc_ent_t *hit = lmc_find(rp, ev->sm, ev->warp, root);
-    if (hit) {
-        hit->md = *md;
-        hit->cut = *cut;
-    } else if (!lmc_insert(rp, ev->sm, ev->warp, root, *md, *cut)) {
-        return lerr(err, r, ev, "out of memory");
-    }
     return 0;
-}
-
-/* The cached location for root (and whether its walk was cut short), running LOADMETA first when
- * missing. */
-static int cached_md(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, uint64_t root, uint64_t *md,
-                     bool *cut, ga_trace_err_t *err)
-{
-    const lmc_ent_t *hit = lmc_find(rp, ev->sm, ev->warp, root);
-    if (hit) {
-        *md = hit->md;
-        *cut = hit->cut;
-        return 0;
-    }
-    return run_loadmeta(rp, r, ev, root, md, cut, err);
 }
 
 /* A raw pointer that looks written for the other tag width (docs/traces.md §4): with 7-bit tags, bits
@@ -902,94 +785,86 @@ static int lane_addrs(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_
     return 0;
 }
 
-/* One MEMCHECK.G, timed (check cycles + fetch latency), its detection recorded; cut_mask: the lanes
- * whose location came from a walk cut short. */
-static int run_memcheck_g(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, const ga_warp_req_t *q,
-                          uint64_t md, uint32_t cut_mask, ga_trace_err_t *err)
+/* The dispatch's MEMCHECK.G (ga_exec_ops_t), timed (check cycles + fetch latency), its detection
+ * recorded; cut_mask: the lanes whose location came from a walk cut short. */
+static int op_memcheck_g(void *ctx, unsigned tsm, const ga_warp_req_t *q, uint64_t md, uint32_t cut_mask)
 {
+    ga_replay_t *rp = ctx;
     ga_warp_rsp_t rsp;
     rp->cur_cycles = 0;
-    ga_err_t e = rp->be.memcheck_g(rp->be.ctx, model_sm(rp, ev->sm), q, md, &rsp);
-    if (e != GA_OK) return be_fail(err, r, ev, rp, "MEMCHECK.G", e);
+    ga_err_t e = rp->be.memcheck_g(rp->be.ctx, model_sm(rp, (uint16_t)tsm), q, md, &rsp);
+    if (e != GA_OK) return be_fail(rp->cur_err, rp->cur_r, rp->cur_ev, rp, "MEMCHECK.G", e);
     uint64_t c = rp->cfg.check_cycles + rp->cur_cycles;
     rp->st.memcheck_g_cycles += c;
     if (c > rp->st.memcheck_g_cycles_max) rp->st.memcheck_g_cycles_max = c;
-    return detection(rp, r, ev, &rsp, cut_mask, UINT32_MAX, err);
+    return detection(rp, rp->cur_r, rp->cur_ev, &rsp, cut_mask, UINT32_MAX, rp->cur_err);
 }
 
-/* One plain access; in HWOnly its LOADMETAs are timed (docs/traces.md §6.6) and its lanes that failed
- * METADATA_FAULT are the ones whose walk was cut short (spec §5.4 gives that kind to nothing else). */
-static int run_access(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, const ga_warp_req_t *q,
-                      ga_trace_err_t *err)
+/* The dispatch's plain access; in HWOnly its LOADMETAs are timed (docs/traces.md §6.6) and its lanes
+ * that failed METADATA_FAULT are the ones whose walk was cut short (spec §5.4 gives that kind to
+ * nothing else). */
+static int op_access(void *ctx, unsigned tsm, const ga_warp_req_t *q)
 {
+    ga_replay_t *rp = ctx;
     ga_warp_rsp_t rsp;
-    unsigned sm = model_sm(rp, ev->sm);
+    unsigned sm = model_sm(rp, (uint16_t)tsm);
     const ga_mlu_stats_t *ms = &rp->sys.sm[sm].st;
     uint64_t lm0 = ms->loadmeta, look0 = ms->loadmeta - ms->loadmeta_unchecked, cut0 = walks_cut(ms);
     uint64_t mf0 = ms->faulting_lanes[GA_EXC_METADATA_FAULT];
     rp->cur_cycles = 0;
     ga_err_t e = rp->be.access(rp->be.ctx, sm, q, &rsp);
-    if (e != GA_OK) return be_fail(err, r, ev, rp, "ACCESS", e);
+    if (e != GA_OK) return be_fail(rp->cur_err, rp->cur_r, rp->cur_ev, rp, "ACCESS", e);
     if (ms->loadmeta != lm0) { /* HWOnly: the access's LOADMETAs (docs/traces.md §6.6) */
         uint64_t c = rp->cfg.mlb_cycles * (ms->loadmeta - ms->loadmeta_unchecked - look0) + rp->cur_cycles;
         rp->st.loadmeta_cycles += c;
         if (c > rp->st.loadmeta_cycles_max) rp->st.loadmeta_cycles_max = c;
     }
     uint64_t wl = walks_cut(ms) != cut0 ? ms->faulting_lanes[GA_EXC_METADATA_FAULT] - mf0 : 0u;
-    return detection(rp, r, ev, &rsp, 0, (uint32_t)(wl > 32u ? 32u : wl), err);
+    return detection(rp, rp->cur_r, rp->cur_ev, &rsp, 0, (uint32_t)(wl > 32u ? 32u : wl), rp->cur_err);
 }
 
-/* ld / st record in the current mode (docs/traces.md §6.3, §6.4). */
+/* The dispatch's MEMCHECK.S, its detection recorded. */
+static int op_memcheck_s(void *ctx, unsigned tsm, const ga_warp_req_t *q, uint32_t base, uint32_t ssize)
+{
+    ga_replay_t *rp = ctx;
+    ga_warp_rsp_t rsp;
+    ga_err_t e = rp->be.memcheck_s(rp->be.ctx, model_sm(rp, (uint16_t)tsm), q, base, ssize, &rsp);
+    if (e != GA_OK) return be_fail(rp->cur_err, rp->cur_r, rp->cur_ev, rp, "MEMCHECK.S", e);
+    return detection(rp, rp->cur_r, rp->cur_ev, &rsp, 0, UINT32_MAX, rp->cur_err);
+}
+
+static const ga_exec_ops_t replay_ops = {op_loadmeta, op_memcheck_g, op_memcheck_s, op_access};
+
+/* A dispatch result: 0 (or GA_EXEC_SKIPPED) is success; an operation's -1 has set err already. */
+static int exec_rc(ga_replay_t *rp, int rc)
+{
+    if (rc == GA_EXEC_NO_MEMORY) return lerr(rp->cur_err, rp->cur_r, rp->cur_ev, "out of memory");
+    return rc < 0 ? -1 : 0;
+}
+
+/* ld / st record through the dispatch (docs/traces.md §6.3, §6.4). */
 static int do_global(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, ga_trace_err_t *err)
 {
     ga_warp_req_t q;
     rp->st.global_accesses++;
     rp->st.global_lanes += popcount32(ev->mask);
     if (lane_addrs(rp, r, ev, &q, err)) return -1;
-    if (rp->cfg.mode == GA_MODE_HWONLY) return run_access(rp, r, ev, &q, err);
-    if (ev->root_kind == GA_ROOT_NONE) {
-        rp->st.unchecked_accesses++;
-        return run_access(rp, r, ev, &q, err);
+    uint64_t root = 0;
+    ga_exec_root_t kind = ev->root_kind == GA_ROOT_NONE  ? GA_EXEC_ROOT_NONE
+                          : ev->root_kind == GA_ROOT_PTR ? GA_EXEC_ROOT_PTR
+                                                         : GA_EXEC_ROOT_LANE;
+    if (rp->cfg.mode != GA_MODE_HWONLY) {
+        if (kind == GA_EXEC_ROOT_NONE) rp->st.unchecked_accesses++;
+        if (kind == GA_EXEC_ROOT_PTR && eval_ptr(rp, r, ev, &ev->root, &root, err)) return -1;
     }
-    if (ev->root_kind == GA_ROOT_PTR) {
-        uint64_t root, md;
-        bool cut;
-        if (eval_ptr(rp, r, ev, &ev->root, &root, err) || cached_md(rp, r, ev, root, &md, &cut, err)) return -1;
-        return run_memcheck_g(rp, r, ev, &q, md, cut ? q.active : 0u, err);
-    }
-    /* root=lane: a LOADMETA per lane address (cached), one MEMCHECK.G per distinct location. */
-    uint64_t md[GA_TRACE_LANES];
-    uint32_t cut_mask = 0;
-    for (unsigned l = 0; l < GA_TRACE_LANES; l++) {
-        if (!(ev->mask >> l & 1u)) continue;
-        bool cut;
-        if (cached_md(rp, r, ev, q.addr[l], &md[l], &cut, err)) return -1;
-        if (cut) cut_mask |= UINT32_C(1) << l;
-    }
-    uint32_t left = ev->mask;
-    while (left) {
-        unsigned k = 0;
-        while (!(left >> k & 1u)) k++;
-        uint32_t group = 0;
-        for (unsigned l = k; l < GA_TRACE_LANES; l++)
-            if ((left >> l & 1u) && md[l] == md[k]) group |= UINT32_C(1) << l;
-        left &= ~group;
-        ga_warp_req_t g = q;
-        g.active = group;
-        if (run_memcheck_g(rp, r, ev, &g, md[k], cut_mask & group, err)) return -1;
-    }
-    return 0;
+    return exec_rc(rp, ga_exec_global(&rp->ex, ev->sm, &q, kind, root));
 }
 
 /* lds / sts record: MEMCHECK.S in compiler mode, counted only in HWOnly. */
-static int do_shared(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t *ev, ga_trace_err_t *err)
+static int do_shared(ga_replay_t *rp, const ga_tev_t *ev)
 {
     rp->st.shared_accesses++;
     rp->st.shared_lanes += popcount32(ev->mask);
-    if (rp->cfg.mode == GA_MODE_HWONLY) {
-        rp->st.shared_unchecked++;
-        return 0;
-    }
     ga_warp_req_t q;
     memset(&q, 0, sizeof q);
     q.lanes = GA_TRACE_LANES;
@@ -1002,10 +877,9 @@ static int do_shared(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t
         q.addr[l] = ev->strided ? ev->lane[0].off + (uint64_t)ev->stride * l : ev->lane[l].off;
         q.addr[l] &= UINT32_MAX;
     }
-    ga_warp_rsp_t rsp;
-    ga_err_t e = rp->be.memcheck_s(rp->be.ctx, model_sm(rp, ev->sm), &q, ev->sbase, ev->ssize, &rsp);
-    if (e != GA_OK) return be_fail(err, r, ev, rp, "MEMCHECK.S", e);
-    return detection(rp, r, ev, &rsp, 0, UINT32_MAX, err);
+    int rc = ga_exec_shared(&rp->ex, ev->sm, &q, ev->sbase, ev->ssize);
+    if (rc == GA_EXEC_SKIPPED) rp->st.shared_unchecked++;
+    return exec_rc(rp, rc);
 }
 
 /* Open or close the backend's waveform as the record enters or leaves the window of cfg.wave_*. */
@@ -1016,9 +890,9 @@ static int wave_window(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev
     rp->line_last = ev->line;
     if (in) rp->wave_seen = true;
     if (in == rp->wave_on) return 0;
-    ga_trace_err_t e;
-    if (rp->be.wave(rp->be.ctx, in ? rp->cfg.wave_path : NULL, &e) != 0)
-        return lerr(err, r, ev, "--wave: %s", e.msg);
+    char m[sizeof err->msg - 64];
+    if (rp->be.wave(rp->be.ctx, in ? rp->cfg.wave_path : NULL, m, sizeof m) != 0)
+        return lerr(err, r, ev, "--wave: %s", m);
     rp->wave_on = in;
     return 0;
 }
@@ -1029,6 +903,9 @@ int ga_replay_event(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t 
     if ((unsigned)ev->kind >= GA_TEV_KINDS) return lerr(err, r, ev, "internal error: bad record kind");
     if (rp->cfg.wave_path && wave_window(rp, r, ev, err) != 0) return -1;
     rp->st.records[ev->kind]++;
+    rp->cur_r = r;
+    rp->cur_ev = ev;
+    rp->cur_err = err;
     switch (ev->kind) {
     case GA_TEV_ALLOC: return do_alloc(rp, r, ev, err);
     case GA_TEV_FREE:
@@ -1036,16 +913,15 @@ int ga_replay_event(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t 
     case GA_TEV_KERNEL: return do_kernel(rp, r, ev, err);
     case GA_TEV_END: rp->in_kernel = false; return 0;
     case GA_TEV_LOADMETA: {
-        if (rp->cfg.mode == GA_MODE_HWONLY) return 0;
-        uint64_t root, md;
-        bool cut;
+        if (rp->cfg.mode == GA_MODE_HWONLY) return 0; /* HWOnly binaries have no LOADMETA: nothing to evaluate */
+        uint64_t root;
         if (eval_ptr(rp, r, ev, &ev->root, &root, err)) return -1;
-        return run_loadmeta(rp, r, ev, root, &md, &cut, err);
+        return exec_rc(rp, ga_exec_loadmeta(&rp->ex, ev->sm, ev->warp, root, NULL, NULL));
     }
     case GA_TEV_LD:
     case GA_TEV_ST: return do_global(rp, r, ev, err);
     case GA_TEV_LDS:
-    case GA_TEV_STS: return do_shared(rp, r, ev, err);
+    case GA_TEV_STS: return do_shared(rp, ev);
     default: return lerr(err, r, ev, "internal error: bad record kind");
     }
 }
@@ -1054,14 +930,14 @@ int ga_replay_event(ga_replay_t *rp, const ga_trace_reader_t *r, const ga_tev_t 
 int ga_replay_finish(ga_replay_t *rp, ga_trace_err_t *err)
 {
     if (rp->wave_on) {
-        ga_trace_err_t e;
+        char m[sizeof err->msg - 16];
         rp->wave_on = false;
-        if (rp->be.wave(rp->be.ctx, NULL, &e) != 0) {
-            eprintf(err, "--wave: %s", e.msg);
+        if (rp->be.wave(rp->be.ctx, NULL, m, sizeof m) != 0) {
+            eprintf(err, "--wave: %s", m);
             return -1;
         }
     }
-    if (rp->be.check && rp->be.check(rp->be.ctx, err) != 0) return -1;
+    if (rp->be.check && rp->be.check(rp->be.ctx, err->msg, sizeof err->msg) != 0) return -1;
     if (rp->cfg.wave_path && !rp->wave_seen) { /* nothing was dumped: say so rather than leave no file silently */
         if (rp->line_first == 0u)
             eprintf(err, "--wave %" PRIu64 ":%" PRIu64 ": the trace has no records, so no waveform was written",

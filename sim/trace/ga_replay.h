@@ -27,53 +27,16 @@
 #ifndef GA_REPLAY_H
 #define GA_REPLAY_H
 
+#include "ga_backend.h"
 #include "ga_system.h"
 #include "ga_trace.h"
 
-/* ---------------------------------------------------------------------------------------------------
- * Backends. */
-
-/* The MLU operations of one replay. `sm` is the model SM index (0 .. sms-1). Each function has the
- * semantics and return codes of the ga_mlu_* function of the same name on unit `sm`. runtime_changed
- * is called after every successful runtime call with the locations the runtime invalidated in the
- * model SMs and the new ROOT (the model's SMs have already been updated by ga_system); a backend that
- * drives other hardware forwards them. check() is called once at the end of a replay and returns 0, or
- * -1 with err set when the backend saw a mismatch (RTL lockstep). Any op returning a value other than
- * GA_OK or GA_ERR_HALTED stops the replay with that error. destroy frees ctx (may be NULL).
- * wave (optional, may be NULL; appended after the first release, so a backend that zeroes the struct
- * before filling it in is unaffected): with a path, start writing a waveform of the operations that
- * follow to that file; with NULL, stop and close it. Returns 0, or -1 with err set (no tracing build). */
-typedef struct {
-    const char *name;
-    void *ctx;
-    ga_err_t (*loadmeta)(void *ctx, unsigned sm, uint64_t p, uint64_t *rd);
-    ga_err_t (*memcheck_g)(void *ctx, unsigned sm, const ga_warp_req_t *req, uint64_t md, ga_warp_rsp_t *rsp);
-    ga_err_t (*memcheck_s)(void *ctx, unsigned sm, const ga_warp_req_t *req, uint32_t base, uint32_t ssize,
-                           ga_warp_rsp_t *rsp);
-    ga_err_t (*access)(void *ctx, unsigned sm, const ga_warp_req_t *req, ga_warp_rsp_t *rsp);
-    void (*runtime_changed)(void *ctx, const uint64_t *locs, size_t n, uint64_t root);
-    int (*check)(void *ctx, ga_trace_err_t *err);
-    void (*destroy)(void *ctx);
-    int (*wave)(void *ctx, const char *path, ga_trace_err_t *err);
-} ga_backend_t;
-
-/* The model backend over sys (borrowed): every op is the ga_mlu_* function on sys->sm[sm]. */
-void ga_backend_model(ga_backend_t *b, ga_system_t *sys);
-
-/* The RTL lockstep backend over sys: tb/replay/tb_backend.c, linked before libgatrace.a into
- * build/cosim/<cfg>/gasim-rtl (mk/tb.mk; gaprobe links its board backend the same way). In every other
- * program this is the placeholder of ga_rtl_stub.c: -1 with err naming the make target that builds
- * the real one (docs/traces.md §10). Returns 0 on success. */
-int ga_backend_rtl(ga_backend_t *b, ga_system_t *sys, ga_trace_err_t *err);
-
-/* True when this program holds the placeholder of ga_backend_rtl (no RTL backend linked in). It is
- * defined in the placeholder's own archive member and referenced weakly here, so asking never pulls
- * the placeholder in: a program whose own ga_backend_rtl was linked first gets false. */
-bool ga_backend_rtl_is_stub(void);
-
-/* Defined only in the placeholder's archive member (ga_rtl_stub.c), for ga_backend_rtl_is_stub; it does
- * nothing. */
-void ga_rtl_stub_marker(void);
+/* Backends: every MLU operation of a replay goes through a ga_backend_t (ga_backend.h), opened by
+ * name (ga_replay_cfg_t.backend) from the program's registry (ga_replay_cfg_t.backends); the compiler-
+ * mode dispatch is ga_exec.h's. The replay calls the backend's runtime_changed after every successful
+ * runtime call, check() once at the end (a non-zero return stops the replay with the backend's
+ * message), and wave() for --wave. Any op returning a value other than GA_OK or GA_ERR_HALTED stops
+ * the replay with that error. */
 
 /* A finding suppressed by kernel, kind and allocation (docs/traces.md §10, "Suppressions"). Every
  * field that is set must match: kernel a fnmatch(3) pattern over the kernel name (a finding outside
@@ -100,7 +63,6 @@ typedef struct {
     uint64_t md_base;       /* metadata region; 0: the runtime default (0x6000_0000_0000) */
     uint32_t md_capacity;   /* metadata nodes / table slots; 0: the runtime default (1 Mi) */
     uint32_t step_limit;    /* walk bound; 0: the reset value 65 536 */
-    bool rtl;               /* use ga_backend_rtl instead of the model backend */
     /* latency model (docs/traces.md §6.6) */
     uint32_t l1_lines;      /* direct-mapped metadata L1 lines per SM, 1 .. 2^20 (32 B each) */
     uint32_t l1_hit, l1_miss;   /* cycles per metadata read that hits / misses */
@@ -114,11 +76,12 @@ typedef struct {
     size_t nsuppressions;
     const char *wave_path;  /* RTL backend with a wave hook: waveform file of the window below */
     uint64_t wave_from, wave_to; /* the window: records on trace lines from .. to (inclusive) */
-    /* With rtl set: the hardware backend to build instead of ga_backend_rtl (NULL: ga_backend_rtl),
-     * called with rtl_arg; a program can supply its backend (gaprobe's board) with its own context,
-     * without a link-time override or a global. Same contract as ga_backend_rtl. */
-    int (*rtl_factory)(ga_backend_t *b, ga_system_t *sys, void *arg, ga_trace_err_t *err);
-    void *rtl_arg;
+    /* The backend (ga_backend.h): its registry name (NULL: "model"), the program's registry (NULL:
+     * ga_backends_model; gasim-rtl adds "rtl", gaprobe "board", gasweep its timed model) and the
+     * argument handed to the backend's open (gaprobe's board session; NULL for the others). */
+    const char *backend;
+    const ga_backend_def_t *const *backends;
+    void *backend_arg;
 } ga_replay_cfg_t;
 
 /* Defaults: compiler mode, BST, 7-bit tags, 8-entry MLB, sms 0 (from the header), seed 1, runtime

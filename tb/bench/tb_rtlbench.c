@@ -6,7 +6,8 @@
  * whose edge accepted the request (docs/microarchitecture.md §6). Metadata is built by the C model's
  * runtime (LIST layout, so a walk's length is chosen by the allocation's depth) in a ga_mem, served by
  * an in-file memory responder with a fixed latency Lm (cycles from the edge that transfers a read to
- * the first cycle its response is valid) and all readies high.
+ * the first cycle its response is valid) and all readies high; a 128-byte read (an INDEX node,
+ * mem_req_len_o = 2) is answered by four beats in consecutive cycles after that latency.
  *
  * It is a benchmark: the targets are printed with PASS/MISS for information; the exit status is 0
  * unless the simulation itself fails (watchdog, protocol error, RTL assertion, unexpected response).
@@ -41,8 +42,9 @@ typedef struct {
     unsigned lm;
     bool mbusy;
     uint64_t mdue, reads;
-    uint8_t mdata[32];
-    bool merr;
+    uint8_t mdata[128];
+    bool merr[4];
+    unsigned mbeats, mbeat; /* beats of the read in flight, beats delivered */
     /* responses by id */
     bool pend[NID];
     uint64_t acc_cyc[NID], rsp_cyc[NID], rsp_rd[NID];
@@ -71,8 +73,8 @@ static bool step(bench_t *b)
     b->in.orc_rsp_valid = 0;
     b->in.mem_req_ready = b->mbusy ? 0u : 1u;
     b->in.mem_rsp_valid = (b->mbusy && b->cyc >= b->mdue) ? 1u : 0u;
-    b->in.mem_rsp_err = b->in.mem_rsp_valid ? (uint8_t)b->merr : 0u;
-    memcpy(b->in.mem_rsp_data, b->mdata, 32);
+    b->in.mem_rsp_err = b->in.mem_rsp_valid ? (uint8_t)b->merr[b->mbeat] : 0u;
+    memcpy(b->in.mem_rsp_data, b->mdata + 32u * b->mbeat, 32);
     tb_dut_set_inputs(b->d, &b->in);
     tb_dut_eval(b->d);
     tb_dut_get_outputs(b->d, &b->out);
@@ -97,11 +99,16 @@ static bool step(bench_t *b)
         b->pend[id] = true;
         b->acc_cyc[id] = b->cyc;
     }
-    if (b->in.mem_rsp_valid && o->mem_rsp_ready) b->mbusy = false;
+    if (b->in.mem_rsp_valid && o->mem_rsp_ready && ++b->mbeat == b->mbeats) b->mbusy = false;
     if (o->mem_req_valid && b->in.mem_req_ready) {
-        unsigned len = o->mem_req_len ? 32u : 16u;
+        static const unsigned lens[4] = { 16u, 32u, 128u, 0u }; /* mem_req_len_o (microarchitecture §1.3) */
+        unsigned len = lens[o->mem_req_len & 3u];
+        if (len == 0u) fail("cycle %" PRIu64 ": read length code 3 (never issued)", b->cyc);
         memset(b->mdata, 0, sizeof b->mdata);
-        b->merr = ga_mem_read(b->mem, o->mem_req_addr, b->mdata, len) != GA_MEM_OK;
+        b->mbeats = len > 32u ? len / 32u : 1u;
+        b->mbeat = 0;
+        for (unsigned k = 0; k < b->mbeats; k++)
+            b->merr[k] = ga_mem_read(b->mem, o->mem_req_addr + 32u * k, b->mdata + 32u * k, len < 32u ? len : 32u) != GA_MEM_OK;
         b->mbusy = true;
         b->mdue = b->cyc + b->lm;
         b->reads++;

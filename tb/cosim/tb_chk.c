@@ -35,6 +35,7 @@
 #include "ga_mlb.h"
 #include "ga_refsearch.h"
 #include "ga_walker.h"
+#include "tb_memsys.h"
 
 enum { PH_LOOKUP, PH_WALK, PH_FILL, PH_MAINT, PH_DONE };
 enum { JOB_WALK, JOB_FETCH };
@@ -76,9 +77,10 @@ typedef struct {
 
 typedef struct {
     uint64_t addr;
-    uint8_t len;
-    bool has_rsp, err, inj;
-    uint8_t data[32];
+    uint8_t len;      /* bytes: 16, 32 or 128 */
+    uint8_t beats;    /* response beats taken so far: 1 for 16 and 32 bytes, 4 for 128 */
+    bool has_rsp, err, inj; /* has_rsp: every beat arrived; err / inj: on any beat */
+    uint8_t data[128];
     uint64_t cycle;
 } obs_read_t;
 
@@ -345,6 +347,10 @@ static int rp_read(void *ctx, uint64_t addr, uint32_t len, uint8_t *buf)
     t->tainted = t->tainted || o->inj || o->err;
     c->st.reads++;
     if (o->err) c->st.read_errors++;
+    if (o->len == 128u) {
+        c->st.node128_reads++;
+        if (o->err) c->st.node128_errors++;
+    }
     ring_pop(&c->reads);
     return err;
 }
@@ -384,6 +390,7 @@ static void replay(tb_chk_t *c, txn_t *t)
         t->rd = 0;
         ga_walk_result_t w = ga_walk(&t->wc, &mi, t->key);
         c->st.walks++;
+        if (t->wc.layout == GA_LAYOUT_INDEX && (unsigned)w.status < 5u) c->st.index_walks[w.status]++;
         t->walk_status = (int)w.status;
         t->fe = w.entry;
         t->floc = w.loc;
@@ -569,7 +576,7 @@ static void settle(tb_chk_t *c, txn_t *t)
 /* Requests                                                                                        */
 
 /* Apply a legal CFG_WRITE to the registers; false (unchanged) for an illegal one (spec §5.1). */
-static bool cfg_write(ga_mlu_cfg_t *reg, unsigned addr, uint64_t v)
+static bool cfg_write(ga_mlu_cfg_t *reg, unsigned addr, uint64_t v, bool no_index)
 {
     switch (addr) {
     case TB_CFG_MODE:
@@ -577,7 +584,7 @@ static bool cfg_write(ga_mlu_cfg_t *reg, unsigned addr, uint64_t v)
         reg->mode = (ga_mode_t)v;
         return true;
     case TB_CFG_LAYOUT:
-        if (v > 2u) return false;
+        if (v >= (no_index ? (uint64_t)GA_LAYOUT_INDEX : (uint64_t)GA_LAYOUTS)) return false;
         reg->layout = (ga_layout_t)v;
         return true;
     case TB_CFG_ROOT: reg->root = v; return true;
@@ -686,7 +693,7 @@ void tb_chk_req(tb_chk_t *c, const tb_req_t *r)
     case TB_OP_INVALIDATE:
     case TB_OP_FLUSH: t->phase = PH_MAINT; break;
     case TB_OP_CFG_WRITE: /* takes effect at acceptance: the next request is accepted under it */
-        t->exp_status = cfg_write(&c->reg, r->cfg_addr, r->md) ? TB_ST_OK : TB_ST_CFG_ERROR;
+        t->exp_status = cfg_write(&c->reg, r->cfg_addr, r->md, c->cfg.no_index) ? TB_ST_OK : TB_ST_CFG_ERROR;
         break;
     case TB_OP_CLEAR_HALT: c->halted = false; break;
     default: break;
@@ -717,11 +724,13 @@ static void halt_now(tb_chk_t *c)
 /* ---------------------------------------------------------------------------------------------- */
 /* Memory and oracle transfers                                                                     */
 
-void tb_chk_mem_req(tb_chk_t *c, uint64_t addr, unsigned len_bit)
+void tb_chk_mem_req(tb_chk_t *c, uint64_t addr, unsigned len_code)
 {
     obs_read_t *o = ring_push(&c->reads);
     o->addr = addr;
-    o->len = len_bit ? 32u : 16u;
+    o->len = (uint8_t)tb_mem_len_bytes(len_code);
+    o->beats = 0;
+    o->has_rsp = o->err = o->inj = false;
     o->cycle = c->cycle;
     if (c->cfg.verbose) printf("  [%" PRIu64 "] mem_req 0x%" PRIx64 " len %u\n", c->cycle, addr, o->len);
 }
@@ -731,10 +740,13 @@ void tb_chk_mem_rsp(tb_chk_t *c, const uint8_t *data, bool err, bool injected)
     for (size_t i = 0; i < c->reads.n; i++) {
         obs_read_t *o = ring_at(&c->reads, i);
         if (o->has_rsp) continue;
-        o->has_rsp = true;
-        o->err = err;
-        o->inj = injected;
-        memcpy(o->data, data, 32);
+        /* A 128-byte read comes in four 32-byte beats in address order (microarchitecture §1.3). */
+        unsigned nbeats = o->len > 32u ? o->len / 32u : 1u;
+        memcpy(o->data + 32u * o->beats, data, 32);
+        o->err = o->err || err;
+        o->inj = o->inj || injected;
+        o->beats++;
+        o->has_rsp = o->beats >= nbeats;
         if (c->cfg.verbose)
             printf("  [%" PRIu64 "] mem_rsp err=%d data %016" PRIx64 " %016" PRIx64 " %016" PRIx64 " %016" PRIx64 "\n", c->cycle, err,
                    ga_le64(data), ga_le64(data + 8), ga_le64(data + 16), ga_le64(data + 24));

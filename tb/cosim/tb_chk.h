@@ -37,6 +37,8 @@ typedef struct {
     unsigned max_print;      /* mismatches printed in full; later ones are only counted */
     bool halt_refuses_maint; /* true: INVALIDATE/FLUSH/CFG_WRITE are refused while halted too */
     bool verbose;            /* print every transfer (debug) */
+    bool no_index;           /* the DUT is built without the INDEX walker (HasIndex 0): LAYOUT = 3 is
+                                CFG_ERROR; false (the default) for a DUT that has every layout */
 } tb_chk_cfg_t;
 
 typedef struct {
@@ -44,6 +46,9 @@ typedef struct {
     uint64_t range_hits, range_misses, loc_hits, loc_misses;
     uint64_t fills, fill_drops, invals, flushes;
     uint64_t walks, fetches, reads, read_errors, oracle_queries;
+    /* INDEX walks (LAYOUT = INDEX as of acceptance) by result (GA_WALK_*), and 128-byte node reads
+     * (four beats each) with those that got an error on some beat */
+    uint64_t index_walks[5], node128_reads, node128_errors;
     uint64_t faults_by_kind[GA_EXC_KINDS]; /* responses by record kind */
     uint64_t halted_rsps, cfg_errors;
     uint64_t ref_checks, ref_skipped;
@@ -75,7 +80,10 @@ void tb_chk_note_free(tb_chk_t *c, unsigned n_invals);
 
 void tb_chk_cycle(tb_chk_t *c, uint64_t cycle); /* the cycle of the transfers that follow */
 void tb_chk_req(tb_chk_t *c, const tb_req_t *r);
-void tb_chk_mem_req(tb_chk_t *c, uint64_t addr, unsigned len_bit);
+/* len_code: mem_req_len_o (0: 16 bytes, 1: 32, 2: 128 in four beats; microarchitecture §1.3). */
+void tb_chk_mem_req(tb_chk_t *c, uint64_t addr, unsigned len_code);
+/* One response beat (32 bytes) taken by the DUT: the beats of a 128-byte read are gathered, in order,
+ * into one observed read (its error: any beat's). */
 void tb_chk_mem_rsp(tb_chk_t *c, const uint8_t *data, bool err, bool injected);
 void tb_chk_orc_req(tb_chk_t *c, uint64_t va);
 void tb_chk_orc_rsp(tb_chk_t *c, bool found, uint64_t idx, bool lie);

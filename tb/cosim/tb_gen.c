@@ -66,6 +66,7 @@ struct tb_gen {
     bool ended;
     bool cfg_live; /* configuration writes under load in this run */
     unsigned max_out; /* the phase's cap on requests in flight */
+    unsigned nlay;    /* LAYOUT codes the DUT accepts (0 .. nlay - 1); nlay is the first it refuses */
 };
 
 static uint64_t rnd(tb_gen_t *g, uint64_t n) { return ga_rng_below(&g->rng, n); }
@@ -94,6 +95,7 @@ tb_gen_t *tb_gen_create(const tb_gen_cfg_t *cfg)
         return NULL;
     }
     g->step_limit = 65536u;
+    g->nlay = cfg->rtl_layouts != 0u && cfg->rtl_layouts < GA_LAYOUTS ? cfg->rtl_layouts : GA_LAYOUTS;
     g->fake_base = UINT64_C(0x500000000000);
     /* a hash of the seed, not the stimulus generator, so that the draw leaves every stream as it was */
     g->cfg_live = cfg->cfg_live > 0 || (cfg->cfg_live < 0 && ((cfg->seed * UINT64_C(0x9E3779B97F4A7C15)) >> 62) != 0u);
@@ -357,7 +359,7 @@ static void burst_illegal_cfg(tb_gen_t *g)
     for (unsigned i = 0; i < n; i++) {
         switch (rnd(g, 7)) {
         case 6: push(g, A_CFG, TB_CFG_SM_ID, 65536u + rnd(g, UINT64_C(1) << 48), 0, 0); break; /* > 16 bits */
-        case 0: push(g, A_CFG, TB_CFG_LAYOUT, 3, 0, 0); break;
+        case 0: push(g, A_CFG, TB_CFG_LAYOUT, g->nlay, 0, 0); break; /* the first code this DUT lacks */
         case 1: push(g, A_CFG, TB_CFG_STEP_LIMIT, 0, 0, 0); break;
         case 2: push(g, A_CFG, 6u + rnd(g, 2), ga_rng_next(&g->rng), 0, 0); break;
         case 3: push(g, A_CFG, TB_CFG_MODE, 2u + rnd(g, 1000), 0, 0); break;
@@ -434,7 +436,7 @@ static void burst_cfg_live(tb_gen_t *g)
             push(g, A_OP, walk[rnd(g, 2)], 0, 0, 0);
             static const uint64_t off[] = { 0, 32, 8, 64 };
             switch (rnd(g, 3)) {
-            case 0: push(g, A_CFG_LIVE, TB_CFG_LAYOUT, rnd(g, 3), 0, 0); break;
+            case 0: push(g, A_CFG_LIVE, TB_CFG_LAYOUT, rnd(g, g->nlay), 0, 0); break;
             case 1: push(g, A_ROOT_LIVE, 0, off[rnd(g, 4)], pct(g, 25), 0); break;
             default: push(g, A_CFG_LIVE, TB_CFG_STEP_LIMIT, pct(g, 40) ? 65536u : 1u + rnd(g, 3), 0, 0); break;
             }
@@ -466,7 +468,7 @@ static void burst_cfg_live(tb_gen_t *g)
 static void burst_wrong_layout(tb_gen_t *g)
 {
     unsigned real = (unsigned)g->cfg.layout;
-    unsigned other = (real + 1u + (unsigned)rnd(g, 2)) % 3u;
+    unsigned other = (real + 1u + (unsigned)rnd(g, g->nlay - 1u)) % g->nlay;
     push(g, A_ITEM, TB_IT_REF, 0, 0, 0);
     push(g, A_CFG, TB_CFG_STEP_LIMIT, 1u + rnd(g, 40), 0, 0);
     push(g, A_CFG, TB_CFG_LAYOUT, other, 0, 0);

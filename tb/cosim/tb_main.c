@@ -63,7 +63,7 @@ static void usage(FILE *f)
             "usage: ga_cosim [options]\n"
             "  --seed N            random seed (decimal or 0x hex; default 1)\n"
             "  --ops N             random requests to issue (default 10000)\n"
-            "  --layout L          list | bst | table (default bst)\n"
+            "  --layout L          list | bst | table | index (default bst)\n"
             "  --trace FILE        replay a text trace instead of random stimulus (tb/README.md)\n"
             "  --max-print N       mismatches printed in full (default 20)\n"
             "  --timeout N         cycles a request may wait for its response (default 2000000)\n"
@@ -178,10 +178,7 @@ static int parse_opts(int argc, char **argv, opts_t *o)
         else if (strcmp(a, "--stop-after") == 0) NEXT_U64(o->stop_after, 0, UINT64_MAX);
         else if (strcmp(a, "--layout") == 0) {
             if (v == NULL) return bad_arg(a, v);
-            if (strcmp(v, "list") == 0) o->layout = GA_LAYOUT_LIST;
-            else if (strcmp(v, "bst") == 0) o->layout = GA_LAYOUT_BST;
-            else if (strcmp(v, "table") == 0) o->layout = GA_LAYOUT_TABLE;
-            else return bad_arg(a, v);
+            if (!ga_layout_parse(v, &o->layout) || !ga_layout_in_rtl(o->layout)) return bad_arg(a, v);
             i++;
         } else if (strcmp(a, "--lat") == 0 || strcmp(a, "--slow") == 0 || strcmp(a, "--fst-window") == 0) {
             if (parse_pair(v, &x, &y) != 0) return bad_arg(a, v);
@@ -582,6 +579,11 @@ static void print_summary(run_t *r, double secs)
     printf("  walks %" PRIu64 ", fetches %" PRIu64 ", reads %" PRIu64 " (error responses %" PRIu64 ", injected %" PRIu64
            "), oracle %" PRIu64 " (lies %" PRIu64 ")\n",
            s.walks, s.fetches, s.reads, s.read_errors, r->ms.st.injected, s.oracle_queries, r->ms.st.lies);
+    if (r->o.layout == GA_LAYOUT_INDEX)
+        printf("  index walks: FOUND %" PRIu64 " RANGE_ONLY %" PRIu64 " NOT_FOUND %" PRIu64 " STEP_LIMIT %" PRIu64
+               " FAULT %" PRIu64 "; 128-byte node reads %" PRIu64 " (4 beats each; %" PRIu64 " with an error beat)\n",
+               s.index_walks[GA_WALK_FOUND], s.index_walks[GA_WALK_RANGE_ONLY], s.index_walks[GA_WALK_NOT_FOUND],
+               s.index_walks[GA_WALK_STEP_LIMIT], s.index_walks[GA_WALK_FAULT], s.node128_reads, s.node128_errors);
     printf("  faults:");
     for (unsigned k = 1; k < GA_EXC_KINDS; k++) printf(" %s %" PRIu64, ga_exc_name((ga_exc_kind_t)k), s.faults_by_kind[k]);
     printf("; HALTED %" PRIu64 ", CFG_ERROR %" PRIu64 "\n", s.halted_rsps, s.cfg_errors);
@@ -606,6 +608,11 @@ int main(int argc, char **argv)
     r->dut = tb_dut_create(r->o.dut_args != NULL ? r->o.dut_args : "");
     if (r->dut == NULL) return 2;
     r->info = tb_dut_info(r->dut);
+    if (r->o.layout == GA_LAYOUT_INDEX && !r->info.has_index) {
+        fprintf(stderr, "ga_cosim: --layout index: this DUT (%s) is built without the INDEX walker (HasIndex 0)\n",
+                r->info.name);
+        return 2;
+    }
     r->nids = 1u << r->info.id_bits;
     r->max_out = r->o.max_out ? (r->o.max_out < r->nids ? r->o.max_out : r->nids) : r->nids;
     ga_rng_seed(&r->rng, r->o.seed ^ UINT64_C(0x647276));
@@ -641,6 +648,7 @@ int main(int argc, char **argv)
         gc.terminate = !r->o.no_terminate;
         gc.corrupt = !r->o.no_corrupt;
         gc.illegal_cfg = !r->o.no_illegal;
+        gc.rtl_layouts = r->info.has_index ? (unsigned)GA_LAYOUT_INDEX + 1u : (unsigned)GA_LAYOUT_INDEX;
         gc.cfg_live = r->o.cfg_live;
         r->gen = tb_gen_create(&gc);
         if (r->gen == NULL) return 2;
@@ -656,6 +664,7 @@ int main(int argc, char **argv)
     cc.max_print = r->o.max_print;
     cc.halt_refuses_maint = r->o.halt_refuses_maint;
     cc.verbose = r->o.verbose;
+    cc.no_index = !r->info.has_index;
     r->chk = tb_chk_create(&cc);
     r->fq = calloc(FOLLOW_Q, sizeof *r->fq);
     r->id_busy = calloc(r->nids, 1);

@@ -27,6 +27,7 @@ static uint64_t latency(tb_memsys_t *m)
 
 void tb_memsys_drive(tb_memsys_t *m, uint64_t cycle, tb_dut_in_t *in)
 {
+    m->now = cycle;
     in->mem_req_ready = (m->qn < TB_MEMSYS_Q && !pct(&m->rng, m->k.req_stall_pct)) ? 1u : 0u;
     in->mem_rsp_valid = 0;
     in->mem_rsp_err = 0;
@@ -36,8 +37,8 @@ void tb_memsys_drive(tb_memsys_t *m, uint64_t cycle, tb_dut_in_t *in)
         if (m->offered || (cycle >= r->due && !pct(&m->rng, m->k.rsp_stall_pct))) {
             m->offered = true;
             in->mem_rsp_valid = 1;
-            in->mem_rsp_err = r->err ? 1u : 0u;
-            memcpy(in->mem_rsp_data, r->data, 32);
+            in->mem_rsp_err = r->err[r->beat] ? 1u : 0u;
+            memcpy(in->mem_rsp_data, r->data + 32u * r->beat, 32);
         }
     }
     if (!in->mem_rsp_valid) /* idle data: garbage, never looked at */
@@ -53,36 +54,55 @@ void tb_memsys_drive(tb_memsys_t *m, uint64_t cycle, tb_dut_in_t *in)
     }
 }
 
-bool tb_memsys_accept_read(tb_memsys_t *m, uint64_t cycle, uint64_t addr, unsigned len_bit)
+unsigned tb_mem_len_bytes(unsigned len_code)
 {
-    if (m->qn == TB_MEMSYS_Q) return false;
+    static const unsigned bytes[4] = { 16u, 32u, 128u, 0u };
+    return bytes[len_code & 3u];
+}
+
+bool tb_memsys_accept_read(tb_memsys_t *m, uint64_t cycle, uint64_t addr, unsigned len_code)
+{
+    unsigned len = tb_mem_len_bytes(len_code);
+    if (m->qn == TB_MEMSYS_Q || len == 0u) return false;
     tb_mread_t *r = &m->q[(m->qh + m->qn) % TB_MEMSYS_Q];
     m->qn++;
     r->addr = addr;
-    r->len_bit = (uint8_t)len_bit;
-    unsigned len = len_bit ? 32u : 16u;
-    for (unsigned i = 0; i < 32u; i += 8u) ga_put_le64(r->data + i, ga_rng_next(&m->rng));
-    int st = ga_mem_read(m->mem, addr, r->data, len);
-    r->inj = st == GA_MEM_OK && ppm(&m->rng, m->k.err_ppm);
-    r->err = st != GA_MEM_OK || r->inj;
-    if (r->err) /* the data of an error response is meaningless: make it garbage */
-        for (unsigned i = 0; i < 32u; i += 8u) ga_put_le64(r->data + i, ga_rng_next(&m->rng));
+    r->len_code = (uint8_t)len_code;
+    r->beats = (uint8_t)(len > 32u ? len / 32u : 1u);
+    r->beat = 0;
+    bool any = false;
+    for (unsigned b = 0; b < r->beats; b++) {
+        uint8_t *d = r->data + 32u * b;
+        unsigned n = len < 32u ? len : 32u;
+        for (unsigned i = 0; i < 32u; i += 8u) ga_put_le64(d + i, ga_rng_next(&m->rng));
+        int st = ga_mem_read(m->mem, addr + 32u * b, d, n);
+        r->inj[b] = st == GA_MEM_OK && ppm(&m->rng, m->k.err_ppm);
+        r->err[b] = st != GA_MEM_OK || r->inj[b];
+        if (r->err[b]) /* the data of an error beat is meaningless: make it garbage */
+            for (unsigned i = 0; i < 32u; i += 8u) ga_put_le64(d + i, ga_rng_next(&m->rng));
+        any = any || r->err[b];
+        if (r->inj[b]) m->st.injected++;
+    }
     r->due = cycle + 1u + latency(m);
     m->st.reads++;
-    if (r->err) m->st.errors++;
-    if (r->inj) m->st.injected++;
+    if (any) m->st.errors++;
     return true;
 }
 
 void tb_memsys_rsp_taken(tb_memsys_t *m)
 {
     if (m->qn == 0u) return;
+    m->offered = false;
+    tb_mread_t *r = &m->q[m->qh];
+    if (++r->beat < r->beats) { /* the next beat: back to back, or after a short random gap */
+        r->due = m->now + 1u + (pct(&m->rng, 50) ? ga_rng_below(&m->rng, 4) : 0u);
+        return;
+    }
     m->qh = (m->qh + 1u) % TB_MEMSYS_Q;
     m->qn--;
-    m->offered = false;
 }
 
-bool tb_memsys_rsp_injected(const tb_memsys_t *m) { return m->qn > 0u && m->q[m->qh].inj; }
+bool tb_memsys_rsp_injected(const tb_memsys_t *m) { return m->qn > 0u && m->q[m->qh].inj[m->q[m->qh].beat]; }
 
 void tb_memsys_accept_oracle(tb_memsys_t *m, uint64_t cycle, uint64_t va)
 {

@@ -4,7 +4,11 @@
  *
  * A read is served (memory sampled) in the cycle its request transfers, so its data is what memory
  * held then (spec §8); the response is offered after a random latency and held until the DUT takes
- * it. Back-pressure: mem_req_ready_i and orc_req_ready_i drop at random; a due response is held back
+ * it. A read's length code (mem_req_len_o, microarchitecture §1.3) is 0 for 16 bytes, 1 for 32 and
+ * 2 for 128 (an INDEX node): a 128-byte read is answered by four 32-byte beats in address order,
+ * each its own valid/ready handshake, each after its own random delay; the memory always sends all
+ * four, and an error (unmapped or poisoned bytes in that beat, or an injected error, drawn per beat)
+ * may be flagged on any of them (the walker ends FAULT after the last). Back-pressure: mem_req_ready_i and orc_req_ready_i drop at random; a due response is held back
  * at random. Errors: reads of unmapped or poisoned memory (ga_mem_poison) answer with an error, and
  * any read may get an injected error at a configurable rate. For a 16-byte read the upper 16 bytes
  * of the data carry random garbage, and an error response carries garbage throughout: the DUT must
@@ -38,9 +42,10 @@ typedef struct {
 
 typedef struct {
     uint64_t addr;
-    uint8_t len_bit;
-    bool err, inj;
-    uint8_t data[32];
+    uint8_t len_code;
+    uint8_t beats, beat;        /* beats of the response, beats taken so far */
+    bool err[4], inj[4];
+    uint8_t data[128];
     uint64_t due;
 } tb_mread_t;
 
@@ -56,7 +61,8 @@ typedef struct {
     ga_rng_t rng;
     tb_mread_t q[TB_MEMSYS_Q];
     unsigned qh, qn;
-    bool offered; /* the head response has been shown to the DUT */
+    bool offered; /* the head response's current beat has been shown to the DUT */
+    uint64_t now; /* the cycle of the last tb_memsys_drive */
     tb_orc_ans_t oq[TB_MEMSYS_Q];
     unsigned oh, on;
     tb_memsys_stats_t st;
@@ -65,11 +71,14 @@ typedef struct {
 void tb_memsys_init(tb_memsys_t *m, const tb_mem_knobs_t *k, ga_mem_t *mem, ga_rt_t *rt, uint64_t seed);
 /* Drive this cycle's memory and oracle inputs of the DUT. */
 void tb_memsys_drive(tb_memsys_t *m, uint64_t cycle, tb_dut_in_t *in);
-/* Serve a read request that transfers this cycle. Returns false if the queue is full (harness bug). */
-bool tb_memsys_accept_read(tb_memsys_t *m, uint64_t cycle, uint64_t addr, unsigned len_bit);
-/* The response offered this cycle was taken by the DUT. */
+/* Bytes of a read of length code len (0: 16, 1: 32, 2: 128); 0 for the code 3 that is never issued. */
+unsigned tb_mem_len_bytes(unsigned len_code);
+/* Serve a read request that transfers this cycle. Returns false if the queue is full (harness bug)
+ * or the length code is 3 (a DUT bug, reported by the caller's protocol check). */
+bool tb_memsys_accept_read(tb_memsys_t *m, uint64_t cycle, uint64_t addr, unsigned len_code);
+/* The response beat offered this cycle was taken by the DUT. */
 void tb_memsys_rsp_taken(tb_memsys_t *m);
-/* The response offered this cycle (valid in `in`) as recorded: injected flag. */
+/* The response beat offered this cycle (valid in `in`) as recorded: injected flag. */
 bool tb_memsys_rsp_injected(const tb_memsys_t *m);
 void tb_memsys_accept_oracle(tb_memsys_t *m, uint64_t cycle, uint64_t va);
 /* The oracle answer pulsed this cycle was a lie. */

@@ -39,6 +39,7 @@ typedef struct {
     size_t nnames, capnames;
     /* memory written by tb_world_corrupt, zeroed again by tb_world_scrub */
     uint64_t scrub_addr[2], scrub_len[2];
+    bool poisoned; /* tb_world_corrupt poisoned memory: tb_world_scrub unpoisons it */
 } tb_world_t;
 
 int tb_world_init(tb_world_t *w, const ga_rt_cfg_t *rtc, unsigned lanes);
@@ -97,6 +98,8 @@ typedef struct {
     bool terminate;      /* directed TERMINATE-policy bursts */
     bool corrupt;        /* corrupt-structure, wrong-layout and poison bursts */
     bool illegal_cfg;    /* illegal configuration writes */
+    unsigned rtl_layouts;/* LAYOUT codes the DUT accepts, 0 .. rtl_layouts - 1 (a ga_mlu built with
+                            HasIndex = 0 refuses INDEX, 3); 0 means every layout of ga_layouts.def */
     int cfg_live;        /* configuration writes while misses are in flight (spec §8): 1 on, 0 off,
                             -1 drawn from the seed (3 seeds in 4) */
 } tb_gen_cfg_t;

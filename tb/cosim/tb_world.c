@@ -145,7 +145,122 @@ static void add_scrub(tb_world_t *w, unsigned i, uint64_t addr, uint64_t len)
  *   1, 4, 5  a copy of the table with random damage: freed tags, zero sizes, huge sizes, kept slots
  *   2  ROOT near 2^64: slot addresses wrap (error responses)
  *   3  the table mirrored at address 0 with ROOT 0, so slot 0 is at location 0
+ * INDEX (spec §2.3, §3.3; nodes at base, base + 128, base + 256 = refs 0, 8, 16; slots from ref 24)
+ *   0  a cycle: two inner nodes that name each other, or one that names itself (STEP_LIMIT)
+ *   1  a malformed root: count > 11, kind > 1, a reserved byte not 0, or an inner node whose child
+ *      is not 128-byte aligned (FAULT)
+ *   2  a root whose child is a good leaf with one beat (of four) poisoned, so the error comes on
+ *      beat 0, 1, 2 or 3 (FAULT after the last beat), or a child far away in unmapped memory
+ *   3  a root leaf whose slot holds ptr's tag and base with a size running past 2^V and 2^64, next
+ *      to a freed entry
+ *   4  variant 3 with ROOT misaligned by 16 .. 112 (FAULT, no read)
+ *   5  ROOT 0
+ *   6  equal and out-of-order keys around B = va(ptr) - 0x1000: an inner root with key[1] = B (a
+ *      walk for B goes right), its right leaf with keys B + 0x2000, B, B: the rule "largest i with
+ *      key[i] <= a" picks the last slot, [B, B + 0x1000) with ptr's tag; the others hold a freed
+ *      entry at B and one far above, and the left leaf an entry ending at B
  */
+/* One 128-byte index node (spec §2.3): count, kind, reserved, refs, keys (key[i] at keys[i - 1]). */
+static void put_inode(tb_world_t *w, uint64_t at, unsigned count, unsigned kind, unsigned res,
+                      const uint32_t *refs, unsigned nrefs, const uint64_t *keys, unsigned nkeys)
+{
+    uint8_t b[128];
+    memset(b, 0, sizeof b);
+    b[0] = (uint8_t)count;
+    b[1] = (uint8_t)kind;
+    b[2] = (uint8_t)res;
+    b[3] = (uint8_t)(res >> 8);
+    for (unsigned j = 0; j < nrefs && j < 11u; j++) {
+        b[4u + 4u * j] = (uint8_t)refs[j];
+        b[5u + 4u * j] = (uint8_t)(refs[j] >> 8);
+        b[6u + 4u * j] = (uint8_t)(refs[j] >> 16);
+        b[7u + 4u * j] = (uint8_t)(refs[j] >> 24);
+    }
+    for (unsigned i = 0; i < nkeys && i < 10u; i++) ga_put_le64(b + 48u + 8u * i, keys[i]);
+    (void)ga_mem_write(w->mem, at, b, sizeof b);
+}
+
+static void put_slot(tb_world_t *w, uint64_t at, uint64_t tb, uint64_t size)
+{
+    uint8_t b[16];
+    ga_put_le64(b, tb);
+    ga_put_le64(b + 8, size);
+    (void)ga_mem_write(w->mem, at, b, sizeof b);
+}
+
+static uint64_t corrupt_index(tb_world_t *w, unsigned variant, uint64_t base, uint64_t ptr, uint64_t rnd)
+{
+    unsigned tb = w->tag_bits;
+    uint64_t tag = ga_tag_of(ptr, tb), va = ga_va_of(ptr, tb), m = ga_va_mask(tb);
+    uint64_t F = ga_tag_freed(tb);
+    uint64_t b = (va - 0x1000u) & m;
+    add_scrub(w, 0, base, 1024);
+    switch (variant) {
+    case 0: {
+        uint32_t r[2] = { 8, 8 };
+        uint64_t k[1] = { 0 };
+        if (rnd & 1u) { /* a node that names itself */
+            r[0] = r[1] = 0;
+            put_inode(w, base, 2, 1, 0, r, 2, k, 1);
+        } else {
+            put_inode(w, base, 2, 1, 0, r, 2, k, 1);
+            r[0] = r[1] = 0;
+            put_inode(w, base + 128u, 2, 1, 0, r, 2, k, 1);
+        }
+        return base;
+    }
+    case 1: {
+        uint32_t r[2] = { 8, 8 };
+        uint64_t k[1] = { 0 };
+        put_inode(w, base + 128u, 0, 0, 0, NULL, 0, NULL, 0);
+        switch (rnd & 3u) {
+        case 0: put_inode(w, base, 12u + (unsigned)((rnd >> 8) % 244u), 1, 0, r, 2, k, 1); break;
+        case 1: put_inode(w, base, 2, 2u + (unsigned)((rnd >> 8) % 254u), 0, r, 2, k, 1); break;
+        case 2: put_inode(w, base, 2, 1, (rnd >> 8) & 1u ? 0x0100u : 0x0001u, r, 2, k, 1); break;
+        default: r[1] = 9u + (unsigned)((rnd >> 8) % 7u); put_inode(w, base, 2, 1, 0, r, 2, k, 1); break;
+        }
+        return base;
+    }
+    case 2: {
+        uint32_t r[1] = { 8 }, s[1] = { 24 };
+        if (rnd & 1u) {
+            r[0] = 0x10000000u; /* ROOT + 4 GiB: unmapped */
+            put_inode(w, base, 1, 1, 0, r, 1, NULL, 0);
+            return base;
+        }
+        put_inode(w, base, 1, 1, 0, r, 1, NULL, 0);
+        put_inode(w, base + 128u, 1, 0, 0, s, 1, NULL, 0);
+        put_slot(w, base + 384u, ptr, 0x1000);
+        (void)ga_mem_poison(w->mem, base + 128u + 32u * ((rnd >> 1) & 3u), 32);
+        w->poisoned = true;
+        return base;
+    }
+    case 3:
+    case 4: {
+        uint32_t r[2] = { 24, 25 };
+        uint64_t k[1] = { va };
+        put_inode(w, base, 2, 0, 0, r, 2, k, 1);
+        put_slot(w, base + 384u, ga_make_ptr(F, b, tb), 0x1000);
+        put_slot(w, base + 400u, ptr, UINT64_MAX - (rnd & 0xFFFFu));
+        return variant == 3u ? base : base + 16u * (1u + (rnd & 7u) % 7u);
+    }
+    case 6: {
+        uint32_t r0[2] = { 8, 16 }, r1[1] = { 24 }, r2[4] = { 25, 26, 27, 28 };
+        uint64_t k0[1] = { b }, k2[3] = { (b + 0x2000u) & m, b, b };
+        put_inode(w, base, 2, 1, 0, r0, 2, k0, 1);
+        put_inode(w, base + 128u, 1, 0, 0, r1, 1, NULL, 0);
+        put_inode(w, base + 256u, 4, 0, 0, r2, 4, k2, 3);
+        put_slot(w, base + 384u, ga_make_ptr(tag, (b - 0x1000u) & m, tb), 0x1000);  /* ends at B */
+        put_slot(w, base + 400u, ga_make_ptr(F, b, tb), 0x1000);                     /* freed at B */
+        put_slot(w, base + 416u, ga_make_ptr(tag, (b + 0x100000u) & m, tb), 8);      /* far above */
+        put_slot(w, base + 432u, ga_make_ptr(tag, (b + 0x2000u) & m, tb), 0x10);     /* key[1]'s */
+        put_slot(w, base + 448u, ga_make_ptr(tag, b, tb), 0x1000);                   /* the match */
+        return base;
+    }
+    default: return 0;
+    }
+}
+
 uint64_t tb_world_corrupt(tb_world_t *w, unsigned variant, uint64_t base, uint64_t ptr, uint64_t rnd)
 {
     unsigned tb = w->tag_bits;
@@ -153,6 +268,7 @@ uint64_t tb_world_corrupt(tb_world_t *w, unsigned variant, uint64_t base, uint64
     uint64_t F = ga_tag_freed(tb);
     add_scrub(w, 0, 0, 0);
     add_scrub(w, 1, 0, 0);
+    if (w->rtc.layout == GA_LAYOUT_INDEX) return corrupt_index(w, variant, base, ptr, rnd);
     if (w->rtc.layout != GA_LAYOUT_TABLE) {
         add_scrub(w, 0, base, 128);
         switch (variant) {
@@ -211,6 +327,10 @@ uint64_t tb_world_corrupt(tb_world_t *w, unsigned variant, uint64_t base, uint64
 
 void tb_world_scrub(tb_world_t *w)
 {
+    if (w->poisoned) { /* an INDEX corrupt variant poisoned one beat of its node */
+        ga_mem_unpoison_all(w->mem);
+        w->poisoned = false;
+    }
     static const uint8_t zero[256];
     for (unsigned i = 0; i < 2u; i++) {
         for (uint64_t a = 0; a < w->scrub_len[i]; a += sizeof zero) {

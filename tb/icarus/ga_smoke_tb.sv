@@ -63,7 +63,7 @@ module ga_smoke_tb;
   logic [4:0]           rsp_lane;
   logic                 mem_req_valid, mem_req_ready;
   logic [63:0]          mem_req_addr;
-  logic                 mem_req_len;
+  logic [1:0]           mem_req_len;
   logic                 mem_rsp_valid = 1'b0, mem_rsp_ready;
   logic [255:0]         mem_rsp_data = '0;
   logic                 mem_rsp_err = 1'b0;
@@ -78,7 +78,7 @@ module ga_smoke_tb;
   logic [4:0]           ev_lane;
   logic                 halted;
   logic                 cfg_mode, cfg_policy;
-  logic [1:0]           cfg_layout;
+  logic [ga_pkg::LayoutW-1:0] cfg_layout;
   logic [63:0]          cfg_root;
   logic [31:0]          cfg_limit;
   logic [15:0]          cfg_sm;
@@ -88,7 +88,8 @@ module ga_smoke_tb;
     .TagBits    (TagBits),
     .MlbEntries (Mlb),
     .Lanes      (Lanes),
-    .IdW        (IdW)
+    .IdW        (IdW),
+    .HasIndex   (0)       // the board builds' unit: LAYOUT 3 (INDEX) is refused (CFG_ERROR)
   ) dut (
     .clk_i            (clk),
     .rst_ni           (rst_n),
@@ -158,11 +159,11 @@ module ga_smoke_tb;
   logic [7:0] mem [0:MemSize-1];
   logic       mbusy = 1'b0;
   logic [63:0] maddr = '0;
-  logic       mlen = 1'b0;
+  logic [1:0] mlen = 2'd0;
   integer     mwait = 0;
   integer     nreads = 0;
   logic [63:0] rd_addr_log [0:255];
-  logic        rd_len_log  [0:255];
+  logic [1:0]  rd_len_log  [0:255];
 
   task automatic wr64(input logic [63:0] a, input logic [63:0] v);
     for (int k = 0; k < 8; k++) mem[a + k] = v[8*k +: 8];
@@ -201,7 +202,7 @@ module ga_smoke_tb;
         mem_rsp_valid <= 1'b1;
         mem_rsp_err   <= (maddr >= 64'h1F00);
         for (int k = 0; k < 32; k++) begin
-          mem_rsp_data[8*k +: 8] <= (k < (mlen ? 32 : 16) && maddr + k < MemSize) ?
+          mem_rsp_data[8*k +: 8] <= (k < ((mlen == 2'd1) ? 32 : 16) && maddr + k < MemSize) ?
                                     mem[maddr + k] : 8'h00;
         end
       end
@@ -365,7 +366,7 @@ module ga_smoke_tb;
     ev_rd = ev_rd + 1;
   endtask
 
-  task automatic chk_rd(input logic [63:0] a, input logic len);
+  task automatic chk_rd(input logic [63:0] a, input logic [1:0] len);
     chk($sformatf("read %0d addr", rd_rd), rd_addr_log[rd_rd], a);
     chk($sformatf("read %0d len", rd_rd), 64'(rd_len_log[rd_rd]), 64'(len));
     rd_rd = rd_rd + 1;
@@ -423,7 +424,7 @@ module ga_smoke_tb;
 
     // ---- configuration, illegal values refused ----
     cfg_write(0, 3'd2, 64'h1000, OK);                  // ROOT
-    cfg_write(1, 3'd1, 64'd3, CFGERR);                 // LAYOUT 3
+    cfg_write(1, 3'd1, 64'd3, CFGERR);                 // LAYOUT 3 (INDEX, not in a HasIndex 0 unit)
     cfg_write(2, 3'd3, 64'd0, CFGERR);                 // STEP_LIMIT 0
     cfg_write(3, 3'd7, 64'd0, CFGERR);                 // no such register
     cfg_write(4, 3'd5, 64'h1_0000, CFGERR);            // SM_ID too wide
@@ -434,8 +435,8 @@ module ga_smoke_tb;
     // ---- LOADMETA miss: BST walk root -> left (B) ----
     send(LM, 1, 4'b0001, L4(pB + 8, 0, 0, 0), 0, 0, 0);
     chk_rsp(1, OK, 64'h1020, 0, K_NONE, 0, 0, 0, 0, 0);
-    chk_rd(64'h1000, 1'b1);
-    chk_rd(64'h1020, 1'b1);
+    chk_rd(64'h1000, 2'd1);
+    chk_rd(64'h1020, 2'd1);
     chk_ev(E_RMISS, 1, 0, 0);
     chk_ev(E_FILL, 1, 0, 0);
 
@@ -458,7 +459,7 @@ module ga_smoke_tb;
     // ---- MEMCHECK.G miss: fetch C's entry, fill ----
     send(MG, 4, 4'b0001, L4(pC + 64'h1F8, 0, 0, 0), 3'd3, 64'h1040, 0);
     chk_rsp(4, OK, 0, 0, K_NONE, 0, 0, 0, 0, 0);
-    chk_rd(64'h1040, 1'b0);
+    chk_rd(64'h1040, 2'd0);
     chk_ev(E_LMISS, 4, 0, 0);
     chk_ev(E_FILL, 4, 1, 0);
 
@@ -469,7 +470,7 @@ module ga_smoke_tb;
     chk_ev(E_INV, 5, 0, 0);
     send(MG, 6, 4'b0001, L4(pC, 0, 0, 0), 3'd2, 64'h1040, 0);
     chk_rsp(6, OK, 0, 4'b0001, K_UAF, pC, 64'h1040, ptr(7'h7F, 64'h20000), 64'h200, 5'd0);
-    chk_rd(64'h1040, 1'b0);
+    chk_rd(64'h1040, 2'd0);
     chk_ev(E_LMISS, 6, 0, 0);                          // freed entry: no fill, no event
 
     // ---- metadata read error: fail closed ----
@@ -488,8 +489,8 @@ module ga_smoke_tb;
     chk_rsp(10, OK, 0, 0, K_NONE, 0, 0, 0, 0, 0);
     send(LM, 11, 4'b0001, L4(ptr(7'h11, 64'h50000), 0, 0, 0), 0, 0, 0);
     chk_rsp(11, OK, 0, 0, K_NONE, 0, 0, 0, 0, 0);
-    chk_rd(64'h1000, 1'b1);
-    chk_rd(64'h1040, 1'b1);
+    chk_rd(64'h1000, 2'd1);
+    chk_rd(64'h1040, 2'd1);
     chk_ev(E_RMISS, 11, 0, 0);
 
     // ---- MEMCHECK.S: lane 1 runs 2 bytes past [0x100, 0x140) ----
@@ -506,7 +507,7 @@ module ga_smoke_tb;
     chk_rsp(13, OK, 64'h1000, 0, K_NONE, 0, 0, 0, 0, 0);
     chk("hit answered under the miss", 64'(rsp_seq[14] < rsp_seq[13]), 64'd1);
     chk("hit accepted the cycle after the miss", 64'(acc_cycle[14] - acc_cycle[13]), 64'd1);
-    chk_rd(64'h1000, 1'b1);
+    chk_rd(64'h1000, 2'd1);
     chk_ev(E_RMISS, 13, 0, 0);
     chk_ev(E_RHIT, 14, 0, 0);
     chk_ev(E_FILL, 13, 1, 0);                          // lowest invalid entry (C's, invalidated)
@@ -544,13 +545,13 @@ module ga_smoke_tb;
     send(INV, 7, 0, 0, 0, 64'h9990, 0);
     chk_rsp(7, OK, 0, 0, K_NONE, 0, 0, 0, 0, 0);
     chk_rsp(6, OK, 64'h1000, 0, K_NONE, 0, 0, 0, 0, 0);
-    chk_rd(64'h1000, 1'b1);
+    chk_rd(64'h1000, 2'd1);
     chk_ev(E_RMISS, 6, 0, 0);
     chk_ev(E_INV, 7, 0, 0);
     chk_ev(E_DROP, 6, 0, 0);
     send(LM, 8, 4'b0001, L4(pA + 8, 0, 0, 0), 0, 0, 0);   // not filled: walks again, fills
     chk_rsp(8, OK, 64'h1000, 0, K_NONE, 0, 0, 0, 0, 0);
-    chk_rd(64'h1000, 1'b1);
+    chk_rd(64'h1000, 2'd1);
     chk_ev(E_RMISS, 8, 0, 0);
     chk_ev(E_FILL, 8, 0, 0);
 
@@ -561,9 +562,9 @@ module ga_smoke_tb;
     chk_rsp(9, OK, 64'h1020, 0, K_NONE, 0, 0, 0, 0, 0);
     chk_rsp(10, OK, 0, 4'b0001, K_UAF, pC, 64'h1040, ptr(7'h7F, 64'h20000), 64'h200, 5'd0);
     chk_rsp(11, OK, 64'h1000, 0, K_NONE, 0, 0, 0, 0, 0);
-    chk_rd(64'h1000, 1'b1);
-    chk_rd(64'h1020, 1'b1);
-    chk_rd(64'h1040, 1'b0);
+    chk_rd(64'h1000, 2'd1);
+    chk_rd(64'h1020, 2'd1);
+    chk_rd(64'h1040, 2'd0);
     chk_ev(E_RMISS, 9, 0, 0);
     chk_ev(E_LMISS, 10, 0, 0);
     chk_ev(E_FILL, 9, 1, 0);
@@ -576,22 +577,22 @@ module ga_smoke_tb;
     chk_ev(E_FLUSH, 13, 0, 0);
     send(LM, 14, 4'b0001, L4(pA, 0, 0, 0), 0, 0, 0);                 // A into the MLB
     chk_rsp(14, OK, 64'h1000, 0, K_NONE, 0, 0, 0, 0, 0);
-    chk_rd(64'h1000, 1'b1);
+    chk_rd(64'h1000, 2'd1);
     chk_ev(E_RMISS, 14, 0, 0);
     chk_ev(E_FILL, 14, 0, 0);
     send(AC, 15, 4'b1111, L4(pB, pA + 64'hFC, pB + 64'h38, ptr(7'h7F, 64'h123)), 3'd3, 0, 0);
     chk_rsp(15, OK, 0, 4'b1010, K_OOB, pA + 64'hFC, 64'h1000, tbA, 64'h100, 5'd1);
     chk("HWOnly strip lane 3", g_addr[15][255:192], 64'h123);
-    chk_rd(64'h1000, 1'b1);
-    chk_rd(64'h1020, 1'b1);
+    chk_rd(64'h1000, 2'd1);
+    chk_rd(64'h1020, 2'd1);
     chk_ev(E_RMISS, 15, 0, 0);
     chk_ev(E_FILL, 15, 1, 0);
     chk_ev(E_RHIT, 15, 0, 1);
     // HWOnly: a wild lane decided alone after a NOT_FOUND walk; lane 1 joins lane 0's group
     send(AC, 0, 4'b0011, L4(ptr(7'h11, 64'h50000), pB, 0, 0), 3'd0, 0, 0);
     chk_rsp(0, OK, 0, 4'b0001, K_NOMD, ptr(7'h11, 64'h50000), 0, 0, 0, 5'd0);
-    chk_rd(64'h1000, 1'b1);
-    chk_rd(64'h1040, 1'b1);
+    chk_rd(64'h1000, 2'd1);
+    chk_rd(64'h1040, 2'd1);
     chk_ev(E_RMISS, 0, 0, 0);
     chk_ev(E_RHIT, 0, 1, 1);
     cfg_write(1, 3'd0, 64'd0, OK);
@@ -617,12 +618,12 @@ module ga_smoke_tb;
     cfg_write(9, 3'd2, 64'h1800, OK);
     send(LM, 10, 4'b0001, L4(pT + 64'h10, 0, 0, 0), 0, 0, 0);
     chk_rsp(10, OK, 64'h1820, 0, K_NONE, 0, 0, 0, 0, 0);
-    chk_rd(64'h1820, 1'b0);
+    chk_rd(64'h1820, 2'd0);
     chk_ev(E_RMISS, 10, 0, 0);
     chk_ev(E_FILL, 10, 2, 0);
     send(LM, 11, 4'b0001, L4(ptr(7'h45, 64'h40010), 0, 0, 0), 0, 0, 0);   // RANGE_ONLY
     chk_rsp(11, OK, 0, 0, K_NONE, 0, 0, 0, 0, 0);
-    chk_rd(64'h1820, 1'b0);
+    chk_rd(64'h1820, 2'd0);
     chk_ev(E_RMISS, 11, 0, 0);
     send(LM, 12, 4'b0001, L4(ptr(7'h45, 64'h90000), 0, 0, 0), 0, 0, 0);   // oracle: none
     chk_rsp(12, OK, 0, 0, K_NONE, 0, 0, 0, 0, 0);
@@ -634,16 +635,16 @@ module ga_smoke_tb;
     cfg_write(15, 3'd3, 64'd3, OK);
     send(LM, 0, 4'b0001, L4(ptr(7'h57, 64'h70000), 0, 0, 0), 0, 0, 0);
     chk_rsp(0, OK, 0, 0, K_NONE, 0, 0, 0, 0, 0);
-    chk_rd(64'h1100, 1'b1);
-    chk_rd(64'h1120, 1'b1);
-    chk_rd(64'h1100, 1'b1);
+    chk_rd(64'h1100, 2'd1);
+    chk_rd(64'h1120, 2'd1);
+    chk_rd(64'h1100, 2'd1);
     chk_ev(E_RMISS, 0, 0, 0);
     cfg_write(1, 3'd0, 64'd1, OK);                      // HWOnly: STEP_LIMIT -> METADATA_FAULT
     send(AC, 2, 4'b0001, L4(ptr(7'h57, 64'h70000), 0, 0, 0), 3'd0, 0, 0);
     chk_rsp(2, OK, 0, 4'b0001, K_MDF, ptr(7'h57, 64'h70000), 0, 0, 0, 5'd0);
-    chk_rd(64'h1100, 1'b1);
-    chk_rd(64'h1120, 1'b1);
-    chk_rd(64'h1100, 1'b1);
+    chk_rd(64'h1100, 2'd1);
+    chk_rd(64'h1120, 2'd1);
+    chk_rd(64'h1100, 2'd1);
     chk_ev(E_RMISS, 2, 0, 0);
     cfg_write(3, 3'd2, 64'h1108, OK);
     send(LM, 4, 4'b0001, L4(ptr(7'h57, 64'h70000), 0, 0, 0), 0, 0, 0);

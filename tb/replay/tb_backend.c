@@ -1,6 +1,7 @@
 /*
- * tb_backend.c — the RTL lockstep backend of the trace replay (ga_backend_rtl, sim/trace/ga_replay.h)
- * and of the evaluation (ga_eval_backend_rtl, sim/eval/ga_backend.h).
+ * tb_backend.c — the RTL lockstep backend "rtl" (ga_backend_rtl_def, cmodel/ga_backend.h) of every
+ * tool built with it: gasim-rtl, gaeval-rtl and the RTL runtime library (their registries name it when
+ * compiled with -DGA_WITH_RTL; mk/tb.mk, mk/emu.mk).
  *
  * Every MLU operation runs twice: on the golden model's unit sys->sm[sm] (its result is what the
  * backend returns, so every figure of gasim / gaeval is the model's), and as one request on a
@@ -38,7 +39,6 @@
 #include <string.h>
 
 #include "ga_backend.h"
-#include "ga_replay.h"
 #include "tb_chk.h"
 #include "tb_memsys.h"
 
@@ -600,16 +600,16 @@ static rb_t *rb_open(ga_system_t *sys, char *msg, size_t cap)
 }
 
 /* ------------------------------------------------------------------------------------------------ */
-/* The two front ends.                                                                              */
+/* The backend.                                                                                     */
 
-static int rb_trace_check(void *ctx, ga_trace_err_t *err) { return rb_check_msg(ctx, err->msg, sizeof err->msg); }
+static int rb_check(void *ctx, char *msg, size_t cap) { return rb_check_msg(ctx, msg, cap); }
 
 #ifdef TB_TRACE
 /* The replay's wave hook (ga_replay.h): with a path, open one FST file per instance that exists now
  * (instances created later open theirs at creation); with NULL, close them all. Returns 0, or -1
- * with err set: at opening when a file cannot be written, at closing when the file of an instance
+ * with msg set: at opening when a file cannot be written, at closing when the file of an instance
  * created inside the window could not be; either way every file of the window is removed again. */
-static int rb_wave(void *ctx, const char *path, ga_trace_err_t *err)
+static int rb_wave(void *ctx, const char *path, char *msg, size_t cap)
 {
     rb_t *b = ctx;
     for (unsigned s = 0; s < GA_SYSTEM_MAX_SMS; s++) {
@@ -621,19 +621,19 @@ static int rb_wave(void *ctx, const char *path, ga_trace_err_t *err)
     b->wave_path = NULL;
     if (path == NULL) {
         if (b->wave_err[0] == '\0') return 0;
-        snprintf(err->msg, sizeof err->msg, "%s", b->wave_err);
+        snprintf(msg, cap, "%s", b->wave_err);
         b->wave_err[0] = '\0';
         return -1;
     }
     b->wave_err[0] = '\0';
     b->wave_path = strdup(path);
     if (b->wave_path == NULL) {
-        snprintf(err->msg, sizeof err->msg, "out of memory");
+        snprintf(msg, cap, "out of memory");
         return -1;
     }
     for (unsigned s = 0; s < GA_SYSTEM_MAX_SMS; s++) {
         if (b->u[s] == NULL || rb_wave_open(b, b->u[s], s) == 0) continue;
-        snprintf(err->msg, sizeof err->msg, "%s", b->wave_err);
+        snprintf(msg, cap, "%s", b->wave_err);
         b->wave_err[0] = '\0';
         for (unsigned t = 0; t < s; t++)
             if (b->u[t] != NULL) rb_wave_discard(b->u[t]);
@@ -645,30 +645,11 @@ static int rb_wave(void *ctx, const char *path, ga_trace_err_t *err)
 }
 #endif
 
-int ga_backend_rtl(ga_backend_t *be, ga_system_t *sys, ga_trace_err_t *err)
+/* The backend's open (ga_backend_def_t): one Verilated instance now, the others on their SM's first
+ * operation. arg is unused. */
+static int rb_open_backend(ga_backend_t *be, ga_system_t *sys, void *arg, char *msg, size_t cap)
 {
-    memset(be, 0, sizeof *be);
-    rb_t *b = rb_open(sys, err->msg, sizeof err->msg);
-    if (b == NULL) return -1;
-    be->name = "rtl";
-    be->ctx = b;
-    be->loadmeta = rb_loadmeta;
-    be->memcheck_g = rb_memcheck_g;
-    be->memcheck_s = rb_memcheck_s;
-    be->access = rb_access;
-    be->runtime_changed = rb_runtime_changed;
-    be->check = rb_trace_check;
-    be->destroy = rb_destroy;
-#ifdef TB_TRACE
-    if (b->info.can_trace) be->wave = rb_wave;
-#endif
-    return 0;
-}
-
-static int rb_eval_check(void *ctx, char *msg, size_t cap) { return rb_check_msg(ctx, msg, cap); }
-
-int ga_eval_backend_rtl(ga_system_t *sys, ga_eval_backend_t *be, char *msg, size_t cap)
-{
+    (void)arg;
     memset(be, 0, sizeof *be);
     rb_t *b = rb_open(sys, msg, cap);
     if (b == NULL) return -1;
@@ -680,7 +661,12 @@ int ga_eval_backend_rtl(ga_system_t *sys, ga_eval_backend_t *be, char *msg, size
     be->access = rb_access;
     be->flush = rb_flush;
     be->runtime_changed = rb_runtime_changed;
-    be->check = rb_eval_check;
+    be->check = rb_check;
     be->destroy = rb_destroy;
+#ifdef TB_TRACE
+    if (b->info.can_trace) be->wave = rb_wave;
+#endif
     return 0;
 }
+
+const ga_backend_def_t ga_backend_rtl_def = {"rtl", "the Verilated MLU in lockstep with the model", rb_open_backend};

@@ -35,7 +35,7 @@ sum0=$(model_sum)
 rm -rf "$out"
 mkdir -p "$out"
 
-layouts=(list bst table)
+layouts=($(bash "$root/scripts/layouts.sh" --rtl))
 joblist="$out/jobs.txt"
 : >"$joblist"
 i=0

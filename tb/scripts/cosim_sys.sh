@@ -32,8 +32,9 @@ mkdir -p "$out"
 joblist="$out/jobs.txt"
 : >"$joblist"
 i=0
+layouts=$(bash "$(dirname "$0")/../../scripts/layouts.sh" --rtl)
 for c in "${cfgs[@]}"; do
-    for l in list bst table; do
+    for l in $layouts; do
         s=$((seed * 1000 + 500 + i))
         case $((i % 3)) in
             0) prof="" ;;

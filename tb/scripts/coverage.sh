@@ -28,7 +28,7 @@ i=0
 for c in "${cfgs[@]}"; do
     n=$ops
     [ "${c##*_l}" != 1 ] && n=$ops_wide
-    for l in list bst table; do
+    for l in $(bash "$root/scripts/layouts.sh" --rtl); do
         echo "$c $l $((700 + i)) $n" >>"$list"
         i=$((i + 1))
     done

@@ -3,7 +3,7 @@
 # one configuration from the copy and show that the lockstep co-simulation fails on it. rtl/ itself is
 # never touched (every mutation works on its own copy, removed at the end).
 #
-#   mutate.sh BUILD        (make cosim-mutant)
+#   mutate.sh BUILD        (make cosim-mutant; MUTANT_ONLY=REGEX runs the mutants whose name matches)
 #
 # Each mutation is a Perl substitution that must match in the named file; one that no longer matches
 # (the RTL changed) is reported as "not applicable" and fails the demo, so the list is kept current.
@@ -26,6 +26,10 @@ mutations=(
   "bst_eq_left|t7_m8_l1|ga_walker.sv|s/!\(p_va < rsp_ebase\)\) \? rsp_p1/(p_va > rsp_ebase)) ? rsp_p1/|a BST walk turns left when va(p) equals a non-covering node's base (spec §3.3: right on va >= base); seen only on corrupt BSTs with a size-0 entry and left != right (issue 13)|20000"
   "table_root_unaligned|t16_m16_l1|ga_walker.sv|s/end else if \(root_q\[3:0\] != 4'd0\) begin/end else if (1'b0) begin/|a TABLE walk with a misaligned ROOT reads ROOT + 16 i instead of failing closed (spec §3.3)"
   "halt_policy_live|t7_m8_l32|ga_mlu.sv|s/r_policy = sl_q\.policy;/r_policy = policy_q;/g|the halt of a MEMCHECK.G miss or an HWOnly access is decided by the live POLICY, not the value at acceptance (spec §8; issue 13)"
+  "index_count_le|t7_m8_l1|ga_walker.sv|s/8'\(i\) < cnt_c/8'(i) <= cnt_c/|an INDEX node's key[c] (beyond count, zero) is compared too: j may name an unused ref (spec §3.3 step 6)"
+  "index_beat_err|t16_m16_l1|ga_walker.sv|s/berr_d = 1'b1;/berr_d = rsp_last;/|an error on beat 0, 1 or 2 of a 128-byte INDEX node read is ignored (only the last beat's counts)"
+  "index_kind_unchecked|t7_m8_l1|ga_walker.sv|s/\(mem_rsp_data_i\[15:8\] > 8'd1\)/(1'b0)/|an INDEX node with kind > 1 is not refused (spec §3.3 step 4: FAULT)"
+  "index_slot_no_limit|t7_m8_l1|ga_walker.sv|s/end else if \(steps_q == limit_q\) begin/end else if (kind_in_d \&\& steps_q == limit_q) begin/|an INDEX leaf reads its slot even when STEP_LIMIT reads were made (spec §3.3 step 9)|20000"
 )
 
 printf 'mutation demo: %s random requests per layout and mutant; RTL copies under %s\n' "$ops" "$tmp"
@@ -34,7 +38,7 @@ echo "configuration is first run unmutated (the control), which must pass."
 caught=0 total=0 bad=0
 run3() { # $1 binary, $2 requests per layout: runs the three layouts, prints per layout, sets $result
     result=MISSED
-    for l in list bst table; do
+    for l in $(bash "$root/scripts/layouts.sh" --rtl); do
         # --cfg-live: configuration writes while misses are in flight, whatever the seed draws
         out=$("$1" --seed 5 --layout "$l" --ops "$2" --max-print 3 --no-assert --cfg-live 2>&1)
         if [ $? -ne 0 ]; then
@@ -48,6 +52,11 @@ run3() { # $1 binary, $2 requests per layout: runs the three layouts, prints per
     done
 }
 declare -A control=()
+if [ -n "${MUTANT_ONLY:-}" ]; then
+    sel=()
+    for m in "${mutations[@]}"; do [[ ${m%%|*} =~ $MUTANT_ONLY ]] && sel+=("$m"); done
+    mutations=("${sel[@]}")
+fi
 for m in "${mutations[@]}"; do
     IFS='|' read -r name cfg _ <<<"$m"
     [ -n "${control[$cfg]:-}" ] && continue

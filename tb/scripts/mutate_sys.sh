@@ -24,7 +24,7 @@ mkdir -p "$control"
 cp -r "$root/rtl" "$control/rtl"
 run3() {
     result=MISSED
-    for l in list bst table; do
+    for l in $(bash "$root/scripts/layouts.sh" --rtl); do
         out=$("$1" --seed 5 --layout "$l" --ops "$ops" --max-print 3 --no-assert 2>&1)
         if [ $? -ne 0 ]; then
             result=CAUGHT

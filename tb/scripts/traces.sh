@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 pass=0 fail=0 skip=0
 for c in "$@"; do
     for t in "$root"/tb/traces/*.trace; do
-        for l in list bst table; do
+        for l in $(bash "$root/scripts/layouts.sh" --rtl); do
             out=$("$build/cosim/$c/ga_cosim" --trace "$t" --layout "$l" --quiet 2>&1)
             rc=$?
             if [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'needs [0-9]* lanes'; then

@@ -120,6 +120,11 @@ tb_dut_info_t tb_dut_info(const tb_dut_t *d)
     i.mlb_entries = TB_MLB_ENTRIES;
     i.lanes = TB_LANES;
     i.id_bits = TB_ID_BITS;
+#if defined(TB_HAS_INDEX) && TB_HAS_INDEX == 0
+    i.has_index = false;
+#else
+    i.has_index = true; /* HasIndex is ga_mlu's default; a build that sets it to 0 defines TB_HAS_INDEX=0 */
+#endif
 #ifdef TB_TRACE
     i.can_trace = true;
 #else

@@ -121,6 +121,11 @@ tb_sys_info_t tb_sys_info(const tb_sys_t *d)
     tb_sys_info_t i;
     i.sms = N;
     i.tag_bits = TB_TAG_BITS;
+#if defined(TB_HAS_INDEX) && TB_HAS_INDEX == 0
+    i.has_index = false;
+#else
+    i.has_index = true; /* HasIndex is ga_system's default; a build that sets it to 0 defines TB_HAS_INDEX=0 */
+#endif
     i.mlb_entries = TB_MLB_ENTRIES;
     i.lanes = L;
     i.id_bits = IW;
@@ -199,7 +204,7 @@ void tb_sys_get_outputs(tb_sys_t *d, tb_sys_out_t *o)
         p.ev_lane = static_cast<uint8_t>(get_f(t.ev_lane_o, 5 * s, 5));
         p.halted = static_cast<uint8_t>(get_f(t.halted_o, s, 1));
         p.cfg_mode = static_cast<uint8_t>(get_f(t.cfg_mode_o, s, 1));
-        p.cfg_layout = static_cast<uint8_t>(get_f(t.cfg_layout_o, 2 * s, 2));
+        p.cfg_layout = static_cast<uint8_t>(get_f(t.cfg_layout_o, 3 * s, 3)); /* ga_pkg::LayoutW */
         p.cfg_root = get_f(t.cfg_root_o, 64 * s, 64);
         p.cfg_step_limit = static_cast<uint32_t>(get_f(t.cfg_step_limit_o, 32 * s, 32));
         p.cfg_policy = static_cast<uint8_t>(get_f(t.cfg_policy_o, s, 1));

@@ -91,6 +91,7 @@ typedef struct {
 /* Elaboration parameters of the instance and what the build offers. */
 typedef struct {
     unsigned tag_bits, mlb_entries, lanes, id_bits;
+    bool has_index;   /* built with the walker's INDEX block (ga_mlu HasIndex = 1, the default) */
     bool can_trace;   /* built with FST tracing */
     bool coverage;    /* built with --coverage */
     const char *name; /* configuration name, e.g. "t7_m8_l1" or "fake" */

@@ -44,6 +44,7 @@ typedef struct {
 
 typedef struct {
     unsigned sms, tag_bits, mlb_entries, lanes, id_bits; /* id_bits: the LSU's IdW */
+    bool has_index; /* built with the walker's INDEX block (HasIndex = 1, the default) */
     const char *name;
 } tb_sys_info_t;
 

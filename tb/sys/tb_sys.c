@@ -110,7 +110,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: ga_syscosim [options]\n"
                "  --seed N            random seed (default 1)\n"
                "  --ops N             random LSU requests in all, shared by the SMs (default 20000)\n"
-               "  --layout L          list | bst | table (default bst)\n"
+               "  --layout L          list | bst | table | index (default bst)\n"
                "  --lat A:B           memory latency range in cycles (default 0:3)\n"
                "  --slow P:L          P %% of reads get up to L more cycles (default 5:40)\n"
                "  --mem-stall P       %% of cycles the shared memory port is not ready (default 20)\n"
@@ -209,10 +209,7 @@ static int parse_opts(int argc, char **argv, opts_t *o)
         else if (strcmp(a, "--rt-ppm") == 0) NUM(o->rt_ppm, 0, 1000000);
         else if (strcmp(a, "--layout") == 0) {
             if (v == NULL) return bad_arg(a, v);
-            if (strcmp(v, "list") == 0) o->layout = GA_LAYOUT_LIST;
-            else if (strcmp(v, "bst") == 0) o->layout = GA_LAYOUT_BST;
-            else if (strcmp(v, "table") == 0) o->layout = GA_LAYOUT_TABLE;
-            else return bad_arg(a, v);
+            if (!ga_layout_parse(v, &o->layout) || !ga_layout_in_rtl(o->layout)) return bad_arg(a, v);
             i++;
         } else if (strcmp(a, "--lat") == 0) {
             if (parse_pair(v, &x, &y) != 0 || x > y || y > 1000) return bad_arg(a, v);
@@ -462,7 +459,8 @@ static void random_rt(run_t *r)
     } else if (k < 90) {
         rt_push(r, TB_OP_CLEAR_HALT, ga_rng_next(&r->rng), 0, 0, false);
     } else if (!r->o.no_illegal) {
-        rt_push(r, TB_OP_CFG_WRITE, 3, TB_CFG_LAYOUT, 0, true); /* LAYOUT 3 is illegal (spec §5.1) */
+        /* the first LAYOUT code this build lacks (spec §5.1): 4, or 3 (INDEX) without the INDEX walker */
+        rt_push(r, TB_OP_CFG_WRITE, r->info.has_index ? GA_LAYOUT_INDEX + 1u : GA_LAYOUT_INDEX, TB_CFG_LAYOUT, 0, true);
     }
 }
 
@@ -598,6 +596,10 @@ int main(int argc, char **argv)
     r->dut = tb_sys_create();
     if (r->dut == NULL) return 1;
     r->info = tb_sys_info(r->dut);
+    if (r->o.layout == GA_LAYOUT_INDEX && !r->info.has_index) {
+        fprintf(stderr, "ga_syscosim: --layout index: this system (%s) is built without the INDEX walker\n", r->info.name);
+        return 2;
+    }
     r->nids = 1u << r->info.id_bits;
     r->sys_id = 1u << r->info.id_bits;
     ga_rng_seed(&r->rng, r->o.seed ^ UINT64_C(0x737973));
@@ -627,6 +629,7 @@ int main(int argc, char **argv)
         gc.tag_bits = r->info.tag_bits;
         gc.id_bits = r->info.id_bits;
         gc.layout = r->o.layout;
+        gc.rtl_layouts = r->info.has_index ? (unsigned)GA_LAYOUT_INDEX + 1u : (unsigned)GA_LAYOUT_INDEX;
         gc.terminate = !r->o.no_terminate;
         gc.corrupt = false; /* corrupt structures and poison would change memory under the other SMs */
         gc.illegal_cfg = !r->o.no_illegal;
@@ -641,6 +644,7 @@ int main(int argc, char **argv)
         cc.seed = r->o.seed;
         cc.max_print = (unsigned)r->o.max_print;
         cc.verbose = r->o.verbose;
+        cc.no_index = !r->info.has_index;
         m->chk = tb_chk_create(&cc);
         m->fq = calloc(FQ, sizeof *m->fq);
         if (m->gen == NULL || m->chk == NULL || m->fq == NULL) {
