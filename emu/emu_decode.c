@@ -629,7 +629,13 @@ static int decode_insn(fdec_t *F, const ptx_insn_t *in, uint32_t insn_id, uint32
             e->t2 = (uint8_t)ts[0]; /* destination type */
             st = ts[1];
             e->t = (uint8_t)st;
+        } else if (nt != 1) {
+            return fail(F, in, "setp: expected one comparison type");
         }
+        /* A comparison of a type with no whole bytes (.u4, .pred, ...) has no PTX meaning: refuse it
+         * rather than compare zero-width values (found by fuzz-emu-smoke: setp.ge.s32.u4). */
+        if (ptx_type_bytes(st) == 0)
+            return fail(F, in, "%s: unsupported comparison type .%s", ptx_opcode_name(in->opc), ptx_type_name(st));
         e->sub = cmp_of(in);
         if (e->sub == 0) return fail(F, in, "%s: missing comparison operator", ptx_opcode_name(in->opc));
         uint8_t bo = bool_of(in);
