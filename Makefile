@@ -93,7 +93,7 @@ TEST_SW := test-gaptx test-ptx-corpus test-cudart test-corpus corpus-san corpus-
 # EndForm; mk/tb.mk) and the FPGA RTL's lint. Most are single-threaded, so they run two at a time (-j2,
 # output grouped per target), after the libraries they share are built.
 # test-full-hw (make test-full, not CI: make test must stay under 35 minutes on an idle 2-core machine,
-# and with these it took about 45): the gate-level co-simulation (mk/synth.mk; about 8 CPU minutes),
+# and with these it took 58 minutes measured): the gate-level co-simulation (mk/synth.mk; about 8 CPU minutes),
 # the board core and the ECP5 system board tops (fpga-sim-sys, about 2.5 min after its two Verilator
 # builds of 1 and 3 min) driven by gaprobe behind a pty and the hx8k_m8 bitstream (mk/fpga.mk), the system RTL
 # checks and its co-simulation (mk/system.mk, mk/tb.mk). Also not in CI (minutes each, documented where
@@ -109,7 +109,7 @@ TEST_FULL_HW := gatesim fpga-sim fpga-sim-sys fpga-quick sys-rtl-check cosim-sys
 # The first failing step stops make test (make -k test too: no step runs after a failed one). The chain
 # is drawn only when test or test-full is a goal, so make test-step/<step> runs that step alone.
 TEST_RUN := $(addprefix test-step/,$(TEST_STEPS))
-test: deps $(TEST_RUN) ## What CI runs (see TEST_STEPS); about 34 minutes on 2 idle cores (make test-full: the rest)
+test: deps $(TEST_RUN) ## What CI runs (see TEST_STEPS); 25 minutes measured on 2 idle cores from a clean clone (make test-full: the rest)
 	@echo "make test: all suites passed"
 
 .PHONY: $(TEST_RUN)
