@@ -34,20 +34,9 @@ void ga_exec_kernel(ga_exec_t *x)
     }
 }
 
-/* A 64-bit mixing function (murmur3 finaliser). */
-static uint64_t mix64(uint64_t v)
-{
-    v ^= v >> 33;
-    v *= UINT64_C(0xff51afd7ed558ccd);
-    v ^= v >> 33;
-    v *= UINT64_C(0xc4ceb9fe1a85ec53);
-    v ^= v >> 33;
-    return v;
-}
-
 static size_t reg_hash(uint16_t sm, uint16_t warp, uint64_t root)
 {
-    return (size_t)mix64(root ^ ((uint64_t)sm << 48) ^ ((uint64_t)warp << 32) ^ UINT64_C(0x9e3779b97f4a7c15));
+    return (size_t)ga_mix64(root ^ ((uint64_t)sm << 48) ^ ((uint64_t)warp << 32) ^ UINT64_C(0x9e3779b97f4a7c15));
 }
 
 /* The current kernel's register for the key, or NULL. */

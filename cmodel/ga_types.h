@@ -86,6 +86,17 @@ static inline unsigned ga_va_bits(unsigned tag_bits) { return 64u - tag_bits; }
 static inline uint64_t ga_va_mask(unsigned tag_bits) { return (UINT64_C(1) << (64u - tag_bits)) - 1u; }
 static inline uint64_t ga_tag_freed(unsigned tag_bits) { return (UINT64_C(1) << tag_bits) - 1u; }
 static inline uint64_t ga_tag_of(uint64_t p, unsigned tag_bits) { return p >> (64u - tag_bits); }
+
+/* A 64-bit mixing function (the murmur3 finaliser) for the tools' open-addressing hash tables. */
+static inline uint64_t ga_mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    x *= UINT64_C(0xc4ceb9fe1a85ec53);
+    x ^= x >> 33;
+    return x;
+}
 static inline uint64_t ga_va_of(uint64_t p, unsigned tag_bits) { return p & ga_va_mask(tag_bits); }
 static inline uint64_t ga_make_ptr(uint64_t tag, uint64_t va, unsigned tag_bits)
 {

@@ -98,17 +98,6 @@ static int lerr(ga_trace_err_t *err, const ga_trace_reader_t *r, const ga_tev_t 
     return -1;
 }
 
-/* A 64-bit mixing function (murmur3 finaliser) for the hash tables. */
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= UINT64_C(0xff51afd7ed558ccd);
-    x ^= x >> 33;
-    x *= UINT64_C(0xc4ceb9fe1a85ec53);
-    x ^= x >> 33;
-    return x;
-}
-
 /* Number of set bits of m. */
 static unsigned popcount32(uint32_t m)
 {
@@ -350,7 +339,7 @@ static bool base_put(ga_replay_t *rp, uint64_t base, uint32_t slot)
         }
         for (size_t i = 0; i < rp->bcap; i++) {
             if (rp->bval[i] == 0) continue;
-            size_t h = (size_t)mix64(rp->bkey[i]) & (nc - 1u);
+            size_t h = (size_t)ga_mix64(rp->bkey[i]) & (nc - 1u);
             while (nv[h]) h = (h + 1u) & (nc - 1u);
             nk[h] = rp->bkey[i];
             nv[h] = rp->bval[i];
@@ -361,7 +350,7 @@ static bool base_put(ga_replay_t *rp, uint64_t base, uint32_t slot)
         rp->bval = nv;
         rp->bcap = nc;
     }
-    size_t h = (size_t)mix64(base) & (rp->bcap - 1u);
+    size_t h = (size_t)ga_mix64(base) & (rp->bcap - 1u);
     while (rp->bval[h] && rp->bkey[h] != base) h = (h + 1u) & (rp->bcap - 1u);
     if (rp->bval[h] == 0) rp->bcount++;
     rp->bkey[h] = base;
@@ -373,7 +362,7 @@ static bool base_put(ga_replay_t *rp, uint64_t base, uint32_t slot)
 static uint32_t base_get(const ga_replay_t *rp, uint64_t base)
 {
     if (rp->bcap == 0) return UINT32_MAX;
-    for (size_t h = (size_t)mix64(base) & (rp->bcap - 1u);; h = (h + 1u) & (rp->bcap - 1u)) {
+    for (size_t h = (size_t)ga_mix64(base) & (rp->bcap - 1u);; h = (h + 1u) & (rp->bcap - 1u)) {
         if (rp->bval[h] == 0) return UINT32_MAX;
         if (rp->bkey[h] == base) return rp->bval[h] - 1u;
     }

@@ -7,6 +7,7 @@
  * grows by doubling (the only memory that grows with the input).
  */
 #include "ga_trace.h"
+#include "ga_types.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -168,23 +169,12 @@ static int expected(ga_trace_reader_t *r, ga_trace_err_t *err, unsigned i, const
     return -1;
 }
 
-/* A 64-bit mixing function (murmur3 finaliser) for the hash tables. */
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= UINT64_C(0xff51afd7ed558ccd);
-    x ^= x >> 33;
-    x *= UINT64_C(0xc4ceb9fe1a85ec53);
-    x ^= x >> 33;
-    return x;
-}
-
 /* Slot of trace ID id, or UINT32_MAX. */
 static uint32_t find_slot(const ga_trace_reader_t *r, uint64_t id)
 {
     if (r->hcap == 0) return UINT32_MAX;
     size_t m = r->hcap - 1u;
-    for (size_t h = (size_t)mix64(id) & m;; h = (h + 1u) & m) {
+    for (size_t h = (size_t)ga_mix64(id) & m;; h = (h + 1u) & m) {
         uint32_t v = r->hash[h];
         if (v == 0) return UINT32_MAX;
         if (r->slots[v - 1u].id == id) return v - 1u;
@@ -195,7 +185,7 @@ static uint32_t find_slot(const ga_trace_reader_t *r, uint64_t id)
 static void hash_put(uint32_t *tab, size_t cap, uint64_t id, uint32_t slot)
 {
     size_t m = cap - 1u;
-    size_t h = (size_t)mix64(id) & m;
+    size_t h = (size_t)ga_mix64(id) & m;
     while (tab[h] != 0) h = (h + 1u) & m;
     tab[h] = slot + 1u;
 }
