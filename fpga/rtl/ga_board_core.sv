@@ -793,7 +793,8 @@ module ga_board_core #(
           lenok_d = cmd_known && ((rx_data == exp_len) || (Sys && cmd_q == CMD_INFO && rx_data == 8'd1));
           wbad_d  = 1'b0;
           clr_d   = 1'b0;
-          st_d    = (rx_data == 8'd0) ? E_CRC : E_PAY;
+          if (rx_data == 8'd0) st_d = E_CRC;
+          else                 st_d = E_PAY;
         end
       end
       E_PAY: begin

@@ -91,7 +91,8 @@ module ga_uart_rx #(
         if (cnt_q == CntW'(ClksPerBit / 2 - 1)) begin
           cnt_d   = '0;
           bit_d   = '0;
-          state_d = rx ? RX_IDLE : RX_DATA;   // a glitch shorter than half a bit is ignored
+          if (rx) state_d = RX_IDLE;          // a glitch shorter than half a bit is ignored
+          else    state_d = RX_DATA;
         end
       end
       RX_DATA: begin
