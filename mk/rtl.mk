@@ -35,6 +35,8 @@ RTL_LINT_CFGS := \
   ga_check:TagBits=7,Lanes=1 ga_check:TagBits=16,Lanes=32 \
   ga_check:TagBits=7,Lanes=1,EndForm=1 ga_check:TagBits=16,Lanes=32,EndForm=1 \
   ga_walker:TagBits=7 ga_walker:TagBits=16 ga_walker:TagBits=7,EndForm=1 ga_walker:TagBits=7,HasIndex=0 \
+  ga_mlu_cfg:HwOnly=1,HasIndex=1 ga_mlu_cfg:HwOnly=0,HasIndex=0 ga_mlu_hwseq:TagBits=7,Lanes=1 \
+  ga_mlu_hwseq:TagBits=16,Lanes=32 ga_mlu_rsp:IdW=1,Lanes=1 ga_mlu_rsp:IdW=16,Lanes=32 \
   $(foreach t,7 16,$(foreach e,8 16,$(foreach l,1 32,ga_mlu:TagBits=$(t),MlbEntries=$(e),Lanes=$(l)))) \
   ga_mlu:TagBits=7,MlbEntries=1,Lanes=2,IdW=1 ga_mlu:TagBits=16,MlbEntries=64,Lanes=32,IdW=16 \
   ga_mlu:TagBits=7,MlbEntries=8,Lanes=2,IdW=1,EndForm=1,HwOnly=0 ga_mlu:TagBits=16,MlbEntries=4,Lanes=1,EndForm=1 ga_mlu:TagBits=7,MlbEntries=8,Lanes=1,EndForm=1,RegLookup=1,HwOnly=0,HasIndex=0 ga_mlu:TagBits=16,MlbEntries=16,Lanes=32,RegLookup=1

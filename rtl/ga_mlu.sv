@@ -7,18 +7,27 @@
 //            req_* (LSU)                                                    rsp_* (LSU)
 //                |                                                              ^
 //   +------------v------------------------------------------------------+       |
-//   | accept stage (one op per cycle)                                    |       |
-//   |   decode, config registers, halt, refuse                            |  +----+-----+
-//   |   MLB range lookup (LOADMETA) / location lookup (MEMCHECK.G) ----+--+->| response |
-//   |   ga_check on the hit entry (MEMCHECK.G/.S, ACCESS strip) -------+  |  | register |
-//   |   hit -> response next cycle; miss -> slow op or park register     |  +----^-----+
+//   | accept stage (one op per cycle)                                    |  +----+-----------+
+//   |   decode, refuse when halted     config registers, halt: ga_mlu_cfg |  | ga_mlu_rsp     |
+//   |   MLB range lookup (LOADMETA) / location lookup (MEMCHECK.G) ----+--+->| response reg.  |
+//   |   ga_check on the hit entry (MEMCHECK.G/.S, ACCESS strip) -------+  |  | commit-log reg.|
+//   |   hit -> response next cycle; miss -> slow op or park register     |  +----^-----------+
 //   +------+------------------------------+-------------------------------+       |
 //          | miss                         | MLB commands, one per cycle           |
 //   +------v------+   start/ack   +-------v------+                                |
 //   | slow op reg |<------------->|  ga_walker   |<--> mem_* (L1), orc_* (oracle)  |
 //   | + park reg  |   result      +--------------+                                |
-//   | HWOnly seq. |----- fill / group check / response --------------------------+
+//   | ga_mlu_hwseq|----- fill / group check / response --------------------------+
 //   +-------------+                 ga_mlb <---- ev_* commit log (one event per MLB change)
+//
+// Files: this file is the accept stage, the slow-op control (slow-op and park registers, walker
+// results, the one fill-or-drop decision, the HWOnly sequencer's MLB and walker actions) and the
+// wiring; ga_mlu_cfg.sv holds the configuration registers, their write legality and the halt;
+// ga_mlu_hwseq.sv the HWOnly sequencer's state (pending lanes, leader select, group records);
+// ga_mlu_rsp.sv the response and commit-log registers. All next-state decisions that stage a
+// response, an event or a command are made in this file's one next-state block; the three blocks
+// only hold registers and compute from their own state and this cycle's lookups and check, so the
+// split adds no cycle and no combinational loop (docs/microarchitecture.md §3.4).
 //
 // Pipeline: an operation is accepted when req_valid_i && req_ready_o. In that cycle the MLB lookup
 // it needs is made, its LRU touch and its commit-log event commit at the edge that accepts it, and
@@ -220,53 +229,39 @@ module ga_mlu #(
   // ---------------------------------------------------------------------------------------------
   // State
   // ---------------------------------------------------------------------------------------------
-  // Configuration registers (spec §5.1) and the halt (spec §4.5)
-  logic                 mode_q, mode_d;
-  logic [ga_pkg::LayoutW-1:0] layout_q, layout_d;
-  logic [63:0]          root_q, root_d;
-  logic [31:0]          limit_q, limit_d;
-  logic                 policy_q, policy_d;
-  logic [15:0]          sm_q, sm_d;
-  logic                 halted_q, halted_d;
+  // Configuration registers (spec §5.1) and the halt (spec §4.5): u_cfg (ga_mlu_cfg.sv) holds them;
+  // these are its outputs, under the registers' names
+  logic                 mode_q;
+  logic [ga_pkg::LayoutW-1:0] layout_q;
+  logic [63:0]          root_q;
+  logic [31:0]          limit_q;
+  logic                 policy_q;
+  logic [15:0]          sm_q;
+  logic                 halted_q;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic                 halted_d;                   // the halt's next value: formal properties only
+  /* verilator lint_on UNUSEDSIGNAL */
 
-  // Response register
-  logic                 rsp_valid_q, rsp_valid_d;
-  logic [IdW-1:0]       rsp_id_q, rsp_id_d;
-  logic [2:0]           rsp_op_q, rsp_op_d;
-  logic [1:0]           rsp_status_q, rsp_status_d;
-  logic [63:0]          rsp_rd_q, rsp_rd_d;
-  logic [AW-1:0]        rsp_addr_q, rsp_addr_d;
-  logic [Lanes-1:0]     rsp_fault_q, rsp_fault_d;
-  logic [2:0]           rsp_kind_q, rsp_kind_d;
-  logic [63:0]          rsp_eaddr_q, rsp_eaddr_d;
-  logic [63:0]          rsp_md_q, rsp_md_d;
-  logic [63:0]          rsp_tb_q, rsp_tb_d;
-  logic [63:0]          rsp_esize_q, rsp_esize_d;
-  logic [2:0]           rsp_size_q, rsp_size_d;
-  logic [15:0]          rsp_sm_q, rsp_sm_d;
-  logic [15:0]          rsp_warp_q, rsp_warp_d;
-  logic [4:0]           rsp_lane_q, rsp_lane_d;
-
-  // Commit-log register
-  logic                 ev_valid_q, ev_valid_d;
-  logic [2:0]           ev_kind_q, ev_kind_d;
-  logic [IdW-1:0]       ev_id_q, ev_id_d;
-  logic [5:0]           ev_slot_q, ev_slot_d;
-  logic [4:0]           ev_lane_q, ev_lane_d;
-
-  // Slow-op register, its race bit (spec §6.5) and the HWOnly sequencer state
+  // Slow-op register and its race bit (spec §6.5)
   sl_state_e            sl_state_q, sl_state_d;
   ctx_t                 sl_q, sl_d;
   logic                 sl_dirty_q, sl_dirty_d;     // INVAL/FLUSH since the miss committed
-  logic [Lanes-1:0]     hw_pend_q, hw_pend_d;       // lanes still to decide
-  logic [Lanes-1:0]     hw_fault_q, hw_fault_d;     // lanes that failed
-  logic [2:0]           hw_kind_q, hw_kind_d;       // record of the lowest failing lane so far
-  logic [4:0]           hw_lane_q, hw_lane_d;
-  logic [63:0]          hw_eaddr_q, hw_eaddr_d;
-  logic [63:0]          hw_md_q, hw_md_d;
-  logic [63:0]          hw_tb_q, hw_tb_d;
-  logic [63:0]          hw_esize_q, hw_esize_d;
-  logic [4:0]           hw_lead_q, hw_lead_d;       // leader lane of the walk in flight
+
+  // HWOnly sequencer (u_hwseq, ga_mlu_hwseq.sv): its registers, the leader and this cycle's outcome
+  logic [Lanes-1:0]     hw_pend_q;                  // lanes still to decide
+  logic [Lanes-1:0]     hw_fault_q;                 // lanes that failed
+  logic [4:0]           hw_lane_q;                  // lowest failing lane so far
+  logic [63:0]          hw_eaddr_q;                 // ... its address
+  logic [4:0]           hw_lead_q;                  // leader lane of the walk in flight
+  logic [4:0]           hw_lead_lane;               // the leader (lowest pending, or hw_lead_q)
+  logic                 hw_lead_hit, hw_lead_miss;  // the leader's range lookup (tag not F)
+  logic                 hw_done;                    // nothing left pending: respond when free
+  logic [Lanes-1:0]     hw_fault_m;                 // failed lanes and record after this cycle
+  logic [2:0]           hw_kind_m;
+  logic [4:0]           hw_lane_m;
+  logic [63:0]          hw_eaddr_m, hw_md_m, hw_tb_m, hw_esize_m;
+  logic                 hw_load;                    // a new HWOnly op takes the sequencer
+  logic [Lanes-1:0]     hw_load_pend;               // ... with these lanes pending
 
   // Park register
   pk_state_e            pk_state_q, pk_state_d;
@@ -281,7 +276,6 @@ module ga_mlu #(
   logic [63:0]          req_p0;         // lane 0 (LOADMETA)
   logic [Lanes-1:0]     req_pend;       // active lanes with a non-zero tag
 
-  assign slot_free = !rsp_valid_q || rsp_ready_i;
   assign req_fire  = req_valid_i && req_ready_o;
   assign req_p0    = req_addr_i[63:0];
 
@@ -436,36 +430,16 @@ module ga_mlu #(
   assign a_t0 = a_p0[63:V];
 
   // ---------------------------------------------------------------------------------------------
-  // HWOnly leader (spec §5.4): the lowest pending lane
+  // The slow-op register's HWOnly states (the sequencer itself is u_hwseq, below the check)
   // ---------------------------------------------------------------------------------------------
-  logic [4:0]           hw_k;           // lowest lane of hw_pend_q
-  logic [4:0]           lead_sel;       // hw_k while iterating, hw_lead_q while walking
-  logic [63:0]          lead_addr;
-  logic [TagBits-1:0]   lead_tag;
-
-  `GA_ALWAYS_COMB begin
-    hw_k = '0;
-    for (int l = Lanes - 1; l >= 0; l--) begin
-      if (hw_pend_q[l]) begin
-        hw_k = 5'(l);
-      end
-    end
-  end
+  logic [63:0]          lead_addr;      // the leader's address (u_hwseq)
   logic [AW-1:0]        sl_addr;        // (a plain vector: Icarus 11 cannot index struct members)
+  assign sl_addr = sl_q.addr;
+  logic [TagBits-1:0]   lead_tag;
   logic                 sl_hw_iter, sl_hw_walk;   // the HWOnly states (never, in a HwOnly = 0 unit)
   assign sl_hw_iter = (HwOnly != 0) && (sl_state_q == SL_HW_ITER);
   assign sl_hw_walk = (HwOnly != 0) && (sl_state_q == SL_HW_WALK);
-  assign sl_addr  = sl_q.addr;
-  assign lead_sel = sl_hw_walk ? hw_lead_q : hw_k;
-  `GA_ALWAYS_COMB begin
-    lead_addr = '0;
-    for (int l = 0; l < Lanes; l++) begin
-      if (lead_sel == 5'(l)) begin
-        lead_addr = sl_addr[64*l +: 64];
-      end
-    end
-  end
-  assign lead_tag = lead_addr[63:V];
+  assign lead_tag   = lead_addr[63:V];
 
   // ---------------------------------------------------------------------------------------------
   // Walker
@@ -644,25 +618,64 @@ module ga_mlu #(
   );
 
   // ---------------------------------------------------------------------------------------------
+  // HWOnly sequencer (spec §5.4): pending lanes, leader select, group records
+  // ---------------------------------------------------------------------------------------------
+  ga_mlu_hwseq #(
+    .TagBits (TagBits),
+    .Lanes   (Lanes)
+  ) u_hwseq (
+    .clk_i,
+    .rst_ni,
+    .iter_i           (sl_hw_iter),
+    .walk_i           (sl_hw_walk),
+    .addr_i           (sl_addr),
+    .rng_hit_i        (rng_hit),
+    .rng_loc_i        (rng_loc),
+    .rng_tb_i         (rng_tb),
+    .rng_size_i       (rng_size),
+    .w_done_i         (w_done_g),
+    .w_status_i       (w_status),
+    .w_loc_i          (w_loc),
+    .w_tb_i           (w_tb),
+    .w_size_i         (w_size),
+    .chk_match_i      (chk_match),
+    .chk_fault_i      (chk_fault),
+    .chk_first_lane_i (chk_first_lane),
+    .chk_first_kind_i (chk_first_kind),
+    .chk_first_addr_i (chk_first_addr),
+    .load_i           (hw_load),
+    .load_pend_i      (hw_load_pend),
+    .lead_lane_o      (hw_lead_lane),
+    .lead_addr_o      (lead_addr),
+    .lead_hit_o       (hw_lead_hit),
+    .lead_miss_o      (hw_lead_miss),
+    .done_o           (hw_done),
+    .fault_m_o        (hw_fault_m),
+    .kind_m_o         (hw_kind_m),
+    .lane_m_o         (hw_lane_m),
+    .eaddr_m_o        (hw_eaddr_m),
+    .md_m_o           (hw_md_m),
+    .tb_m_o           (hw_tb_m),
+    .esize_m_o        (hw_esize_m),
+    .pend_o           (hw_pend_q),
+    .fault_o          (hw_fault_q),
+    .lane_o           (hw_lane_q),
+    .eaddr_o          (hw_eaddr_q),
+    .lead_o           (hw_lead_q)
+  );
+
+  // ---------------------------------------------------------------------------------------------
   // Request port ready: a response slot, no parked op, no sequencer iteration, no walker result
   // being handed back (those cycles own the MLB update, the check and the response register).
   // ---------------------------------------------------------------------------------------------
   assign req_ready_o = slot_free && (pk_state_q == PK_EMPTY) && !sl_hw_iter &&
                        !w_done_g && !lk_busy;
 
-  // Configuration write legality (spec §5.1; microarchitecture §1.7): the ranges of cmodel/ga_isa.def
-  // with LAYOUT limited to the layouts this RTL has (ga_pkg::cfg_legal, generated), MODE = HWONLY
-  // only in a unit built with HwOnly, and LAYOUT = INDEX only in a unit built with HasIndex.
-  function automatic logic cfg_legal(input logic [ga_pkg::CfgAddrW-1:0] a, input logic [63:0] v);
-    cfg_legal = ga_pkg::cfg_legal(a, v) && (a != ga_pkg::CFG_MODE || HwOnly != 0 || !v[0]) &&
-                (a != ga_pkg::CFG_LAYOUT || HasIndex != 0 ||
-                 v[ga_pkg::LayoutW-1:0] != ga_pkg::LAYOUT_INDEX);
-  endfunction
-
   // ---------------------------------------------------------------------------------------------
-  // Next state
+  // Next state: the slow-op control (walker results, the HWOnly sequencer's actions, the park
+  // register) and the accept stage. They stage this cycle's response (r_*), event (e_*), MLB and
+  // walker commands, and the writes to the configuration and sequencer blocks.
   // ---------------------------------------------------------------------------------------------
-  // Staging of this cycle's response (r_*), event (e_*) and HWOnly record candidate (c_*).
   logic                 r_set;
   logic [IdW-1:0]       r_id;
   logic [2:0]           r_op;
@@ -681,56 +694,18 @@ module ga_mlu #(
   logic [IdW-1:0]       e_id;
   logic [5:0]           e_slot;
   logic [4:0]           e_lane;
-  logic                 c_set;          // a lane or group of lanes was decided
-  logic [Lanes-1:0]     c_fault;        // ... these of them failed
-  logic [Lanes-1:0]     c_done;         // ... these were decided
-  logic [4:0]           c_lane;         // lowest failing lane of the candidate
-  logic [2:0]           c_kind;
-  logic [63:0]          c_eaddr, c_md, c_tb, c_esize;
+  logic                 fill_req;       // a walk or fetch result is due in the MLB: fill or drop
   logic                 sl_end;         // the slow op ends this cycle
-  logic                 hw_try_end;     // the HWOnly op may respond this cycle if nothing is left
-  logic [Lanes-1:0]     lead_oh;
+  logic                 cfg_wr;         // an accepted CFG_WRITE (u_cfg writes it if legal)
+  logic                 cfg_wr_legal;
+  logic                 halt_clr;       // CLEAR_HALT
+  logic                 halt_set;       // the staged response halts the unit (u_rsp)
 
   `GA_ALWAYS_COMB begin
     // ---- defaults: hold state ----
-    mode_d     = mode_q;
-    layout_d   = layout_q;
-    root_d     = root_q;
-    limit_d    = limit_q;
-    policy_d   = policy_q;
-    sm_d       = sm_q;
-    halted_d   = halted_q;
-
-    rsp_valid_d  = rsp_valid_q && !rsp_ready_i;
-    rsp_id_d     = rsp_id_q;
-    rsp_op_d     = rsp_op_q;
-    rsp_status_d = rsp_status_q;
-    rsp_rd_d     = rsp_rd_q;
-    rsp_addr_d   = rsp_addr_q;
-    rsp_fault_d  = rsp_fault_q;
-    rsp_kind_d   = rsp_kind_q;
-    rsp_eaddr_d  = rsp_eaddr_q;
-    rsp_md_d     = rsp_md_q;
-    rsp_tb_d     = rsp_tb_q;
-    rsp_esize_d  = rsp_esize_q;
-    rsp_size_d   = rsp_size_q;
-    rsp_sm_d     = rsp_sm_q;
-    rsp_warp_d   = rsp_warp_q;
-    rsp_lane_d   = rsp_lane_q;
-
     sl_state_d = sl_state_q;
     sl_d       = sl_q;
     sl_dirty_d = sl_dirty_q;
-    hw_pend_d  = hw_pend_q;
-    hw_fault_d = hw_fault_q;
-    hw_kind_d  = hw_kind_q;
-    hw_lane_d  = hw_lane_q;
-    hw_eaddr_d = hw_eaddr_q;
-    hw_md_d    = hw_md_q;
-    hw_tb_d    = hw_tb_q;
-    hw_esize_d = hw_esize_q;
-    hw_lead_d  = hw_lead_q;
-
     pk_state_d = pk_state_q;
     pk_d       = pk_q;
     pk_dirty_d = pk_dirty_q;
@@ -745,16 +720,17 @@ module ga_mlu #(
     w_root   = '0;
     w_limit  = ga_pkg::STEP_LIMIT_RESET;
     w_ack    = 1'b0;
+    hw_load      = 1'b0;
+    hw_load_pend = '0;
+    cfg_wr   = 1'b0;
+    halt_clr = 1'b0;
 
     r_set = 1'b0;  r_id = '0;  r_op = '0;  r_status = ga_pkg::RSP_OK;  r_rd = '0;  r_addr = '0;
     r_fault = '0;  r_kind = ga_pkg::EXC_NONE;  r_eaddr = '0;  r_md = '0;  r_tb = '0;
     r_esize = '0;  r_size = '0;  r_sm = '0;  r_warp = '0;  r_lane = '0;  r_policy = 1'b0;
     e_set = 1'b0;  e_kind = '0;  e_id = '0;  e_slot = '0;  e_lane = '0;
-    c_set = 1'b0;  c_fault = '0;  c_done = '0;  c_lane = '0;  c_kind = ga_pkg::EXC_NONE;
-    c_eaddr = '0;  c_md = '0;  c_tb = '0;  c_esize = '0;
-    sl_end     = 1'b0;
-    hw_try_end = 1'b0;
-    lead_oh    = Lanes'(1) << lead_sel;
+    fill_req = 1'b0;
+    sl_end   = 1'b0;
 
     // =============================================================================================
     // Slow-op register: walker results and the HWOnly sequencer. Whenever this part acts on the
@@ -770,17 +746,7 @@ module ga_mlu #(
           r_id   = sl_q.id;
           r_op   = ga_pkg::OP_LOADMETA;
           r_rd   = w_found ? w_loc : 64'd0;
-          if (w_found) begin
-            e_set = 1'b1;
-            e_id  = sl_q.id;
-            if (sl_dirty_q) begin
-              e_kind = ga_pkg::EV_FILL_DROP;           // spec §6.5
-            end else begin
-              mlb_op = ga_pkg::MLB_FILL;
-              e_kind = ga_pkg::EV_FILL;
-              e_slot = 6'(fill_idx);
-            end
-          end
+          fill_req = w_found;                          // FOUND: fill or drop (below)
         end
       end
 
@@ -807,108 +773,47 @@ module ga_mlu #(
             r_warp  = sl_q.warp;
             r_lane  = chk_first_lane;
           end
-          if (w_found && w_tb[63:V] != '0 && w_tb[63:V] != TagFreed) begin
-            e_set = 1'b1;
-            e_id  = sl_q.id;
-            if (sl_dirty_q) begin
-              e_kind = ga_pkg::EV_FILL_DROP;
-            end else begin
-              mlb_op = ga_pkg::MLB_FILL;
-              e_kind = ga_pkg::EV_FILL;
-              e_slot = 6'(fill_idx);
-            end
-          end
+          fill_req = w_found && w_tb[63:V] != '0 && w_tb[63:V] != TagFreed;
         end
       end
 
       SL_HW_ITER: if (HwOnly != 0) begin
-        // One leader per cycle (spec §5.4). With nothing pending, respond when the slot is free.
-        hw_try_end = 1'b1;
-        if (hw_pend_q != '0) begin
-          if (lead_tag == TagFreed) begin
-            // Forged freed tag: NO_METADATA alone, no LOADMETA.
-            c_set   = 1'b1;
-            c_done  = lead_oh;
-            c_fault = lead_oh;
-            c_lane  = hw_k;
-            c_kind  = ga_pkg::EXC_NO_METADATA;
-            c_eaddr = lead_addr;
+        // One leader per cycle (spec §5.4; u_hwseq decides the lanes). A freed tag decides the
+        // leader alone, without a LOADMETA; otherwise the leader's range lookup is logged.
+        if (hw_lead_hit || hw_lead_miss) begin
+          e_set  = 1'b1;
+          e_id   = sl_q.id;
+          e_lane = hw_lead_lane;
+          if (hw_lead_hit) begin
+            // LOADMETA hit: the group of pending lanes the entry matches is decided by G6.
+            mlb_op  = ga_pkg::MLB_TOUCH;
+            mlb_idx = rng_idx;
+            e_kind  = ga_pkg::EV_RANGE_HIT;
+            e_slot  = 6'(rng_idx);
           end else begin
-            e_set  = 1'b1;
-            e_id   = sl_q.id;
-            e_lane = hw_k;
-            if (rng_hit) begin
-              // LOADMETA hit: the group of pending lanes the entry matches is decided by G6.
-              mlb_op  = ga_pkg::MLB_TOUCH;
-              mlb_idx = rng_idx;
-              e_kind  = ga_pkg::EV_RANGE_HIT;
-              e_slot  = 6'(rng_idx);
-              c_set   = 1'b1;
-              c_done  = (hw_pend_q & chk_match) | lead_oh;
-              c_fault = chk_fault;
-              c_lane  = chk_first_lane;
-              c_kind  = chk_first_kind;
-              c_eaddr = chk_first_addr;
-              c_md    = rng_loc;
-              c_tb    = rng_tb;
-              c_esize = rng_size;
-            end else begin
-              // LOADMETA miss: walk for the leader; the miss clears the race bit (spec §6.5).
-              e_kind     = ga_pkg::EV_RANGE_MISS;
-              w_start    = 1'b1;
-              w_kind     = ga_pkg::WK_WALK;
-              w_ptr      = lead_addr;
-              w_layout   = sl_q.layout;
-              w_root     = sl_q.root;
-              w_limit    = sl_q.limit;
-              sl_dirty_d = 1'b0;
-              hw_lead_d  = hw_k;
-              sl_state_d = SL_HW_WALK;
-              hw_try_end = 1'b0;
-            end
+            // LOADMETA miss: walk for the leader; the miss clears the race bit (spec §6.5).
+            e_kind     = ga_pkg::EV_RANGE_MISS;
+            w_start    = 1'b1;
+            w_kind     = ga_pkg::WK_WALK;
+            w_ptr      = lead_addr;
+            w_layout   = sl_q.layout;
+            w_root     = sl_q.root;
+            w_limit    = sl_q.limit;
+            sl_dirty_d = 1'b0;
+            sl_state_d = SL_HW_WALK;
           end
         end
       end
 
       SL_HW_WALK: if (HwOnly != 0) begin
+        // The leader's walk ended: FOUND fills (or drops), then u_hwseq decides the leader's group
+        // as on a hit; any other end decides the leader alone.
         if (w_done_g) begin
           w_ack      = 1'b1;
           sl_state_d = SL_HW_ITER;
-          hw_try_end = 1'b1;
-          c_set      = 1'b1;
+          fill_req   = w_found;
           if (w_found) begin
-            // FOUND: fill (or drop), then decide the leader's group as on a hit.
-            e_set   = 1'b1;
-            e_id    = sl_q.id;
-            e_lane  = hw_lead_q;
-            if (sl_dirty_q) begin
-              e_kind = ga_pkg::EV_FILL_DROP;
-            end else begin
-              mlb_op = ga_pkg::MLB_FILL;
-              e_kind = ga_pkg::EV_FILL;
-              e_slot = 6'(fill_idx);
-            end
-            c_done  = (hw_pend_q & chk_match) | lead_oh;
-            c_fault = chk_fault;
-            c_lane  = chk_first_lane;
-            c_kind  = chk_first_kind;
-            c_eaddr = chk_first_addr;
-            c_md    = w_loc;
-            c_tb    = w_tb;
-            c_esize = w_size;
-          end else begin
-            // Any other end decides the leader alone.
-            c_done  = lead_oh;
-            c_fault = lead_oh;
-            c_lane  = hw_lead_q;
-            c_eaddr = lead_addr;
-            // spec §5.4's mapping, generated from cmodel/ga_isa.def (GA_WALK_EXC)
-            c_kind = ga_pkg::walk_exc(w_status, w_tb[63:V] == TagFreed);
-            if (w_status == ga_pkg::WALK_RANGE_ONLY) begin
-              c_md    = w_loc;
-              c_tb    = w_tb;
-              c_esize = w_size;
-            end
+            e_lane = hw_lead_lane;                     // the fill's event names the leader
           end
         end
       end
@@ -918,38 +823,39 @@ module ga_mlu #(
       end
     endcase
 
-    // HWOnly: merge the decided lanes and keep the record of the lowest failing lane (spec §4.4).
-    if (c_set) begin
-      hw_pend_d  = hw_pend_q & ~c_done;
-      hw_fault_d = hw_fault_q | c_fault;
-      if (c_fault != '0 && (hw_fault_q == '0 || c_lane < hw_lane_q)) begin
-        hw_kind_d  = c_kind;
-        hw_lane_d  = c_lane;
-        hw_eaddr_d = c_eaddr;
-        hw_md_d    = c_md;
-        hw_tb_d    = c_tb;
-        hw_esize_d = c_esize;
+    // The one place a walk or fetch result enters the MLB: a FILL, or a FILL_DROP when an INVAL or
+    // FLUSH committed since the miss that started its read (spec §6.5).
+    if (fill_req) begin
+      e_set = 1'b1;
+      e_id  = sl_q.id;
+      if (sl_dirty_q) begin
+        e_kind = ga_pkg::EV_FILL_DROP;
+      end else begin
+        mlb_op = ga_pkg::MLB_FILL;
+        e_kind = ga_pkg::EV_FILL;
+        e_slot = 6'(fill_idx);
       end
     end
+
     // HWOnly response once every pending lane is decided and the response slot is free.
-    if (hw_try_end && hw_pend_d == '0 && slot_free) begin
+    if (hw_done && slot_free) begin
       sl_end   = 1'b1;
       r_set    = 1'b1;
       r_id     = sl_q.id;
       r_op     = ga_pkg::OP_ACCESS;
       r_addr   = chk_strip;
-      r_fault  = hw_fault_d;
+      r_fault  = hw_fault_m;
       r_policy = sl_q.policy;
-      if (hw_fault_d != '0) begin
-        r_kind  = hw_kind_d;
-        r_eaddr = hw_eaddr_d;
-        r_md    = hw_md_d;
-        r_tb    = hw_tb_d;
-        r_esize = hw_esize_d;
+      if (hw_fault_m != '0) begin
+        r_kind  = hw_kind_m;
+        r_eaddr = hw_eaddr_m;
+        r_md    = hw_md_m;
+        r_tb    = hw_tb_m;
+        r_esize = hw_esize_m;
         r_size  = sl_q.size;
         r_sm    = sl_q.sm;
         r_warp  = sl_q.warp;
-        r_lane  = hw_lane_d;
+        r_lane  = hw_lane_m;
       end
     end
 
@@ -958,17 +864,11 @@ module ga_mlu #(
     if (sl_end) begin
       sl_state_d = SL_IDLE;
       if (pk_state_q != PK_EMPTY) begin
-        pk_state_d = PK_EMPTY;
-        sl_d       = pk_q;
-        sl_dirty_d = pk_dirty_q;
-        hw_pend_d  = pk_q.pend;
-        hw_fault_d = '0;
-        hw_kind_d  = ga_pkg::EXC_NONE;
-        hw_lane_d  = '0;
-        hw_eaddr_d = '0;
-        hw_md_d    = '0;
-        hw_tb_d    = '0;
-        hw_esize_d = '0;
+        pk_state_d   = PK_EMPTY;
+        sl_d         = pk_q;
+        sl_dirty_d   = pk_dirty_q;
+        hw_load      = 1'b1;
+        hw_load_pend = pk_q.pend;
         case (pk_state_q)
           PK_LM: begin
             sl_state_d = SL_LM;
@@ -1106,16 +1006,10 @@ module ga_mlu #(
             if (HwOnly != 0 && mode_q == ga_pkg::MODE_HWONLY && a_pend != '0) begin
               // spec §5.4: sequenced in the slow-op register (or parked behind the op there)
               if (sl_state_q == SL_IDLE) begin
-                sl_state_d = SL_HW_ITER;
-                sl_d       = a_ctx;
-                hw_pend_d  = a_pend;
-                hw_fault_d = '0;
-                hw_kind_d  = ga_pkg::EXC_NONE;
-                hw_lane_d  = '0;
-                hw_eaddr_d = '0;
-                hw_md_d    = '0;
-                hw_tb_d    = '0;
-                hw_esize_d = '0;
+                sl_state_d   = SL_HW_ITER;
+                sl_d         = a_ctx;
+                hw_load      = 1'b1;
+                hw_load_pend = a_pend;
               end else begin
                 pk_state_d = PK_HW;
                 pk_d       = a_ctx;
@@ -1147,147 +1041,119 @@ module ga_mlu #(
           end
 
           ga_pkg::OP_CFG_WRITE: begin
-            r_set = 1'b1;
-            if (!cfg_legal(a_cfg_addr, a_md)) begin
+            r_set  = 1'b1;                             // u_cfg writes it if legal
+            cfg_wr = 1'b1;
+            if (!cfg_wr_legal) begin
               r_status = ga_pkg::RSP_CFG_ERROR;
-            end else begin
-              case (a_cfg_addr)
-                ga_pkg::CFG_MODE:       mode_d   = (HwOnly != 0) && a_md[0];
-                ga_pkg::CFG_LAYOUT:     layout_d = a_md[ga_pkg::LayoutW-1:0];
-                ga_pkg::CFG_ROOT:       root_d   = a_md;
-                ga_pkg::CFG_STEP_LIMIT: limit_d  = a_md[31:0];
-                ga_pkg::CFG_POLICY:     policy_d = a_md[0];
-                default:                sm_d     = a_md[15:0];   // CFG_SM_ID
-              endcase
             end
           end
 
           default: begin
-            halted_d = 1'b0;                           // OP_CLEAR_HALT
+            halt_clr = 1'b1;                           // OP_CLEAR_HALT
             r_set    = 1'b1;
           end
         endcase
       end
     end
-
-    // ---- commit the staged response and event ----
-    if (r_set) begin
-      rsp_valid_d  = 1'b1;
-      rsp_id_d     = r_id;
-      rsp_op_d     = r_op;
-      rsp_status_d = r_status;
-      rsp_rd_d     = r_rd;
-      rsp_addr_d   = r_addr;
-      rsp_fault_d  = r_fault;
-      rsp_kind_d   = r_kind;
-      rsp_eaddr_d  = r_eaddr;
-      rsp_md_d     = r_md;
-      rsp_tb_d     = r_tb;
-      rsp_esize_d  = r_esize;
-      rsp_size_d   = r_size;
-      rsp_sm_d     = r_sm;
-      rsp_warp_d   = r_warp;
-      rsp_lane_d   = r_lane;
-      if (r_fault != '0 && r_policy == ga_pkg::POLICY_TERMINATE) begin
-        halted_d = 1'b1;                               // spec §4.5
-      end
-    end
-    ev_valid_d = e_set;
-    ev_kind_d  = e_kind;
-    ev_id_d    = e_id;
-    ev_slot_d  = e_slot;
-    ev_lane_d  = e_lane;
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Registers
+  // Configuration registers and the halt (spec §5.1, §4.5)
+  // ---------------------------------------------------------------------------------------------
+  ga_mlu_cfg #(
+    .HwOnly   (HwOnly),
+    .HasIndex (HasIndex)
+  ) u_cfg (
+    .clk_i,
+    .rst_ni,
+    .wr_i       (cfg_wr),
+    .wr_addr_i  (a_cfg_addr),
+    .wr_data_i  (a_md),
+    .wr_legal_o (cfg_wr_legal),
+    .halt_set_i (halt_set),
+    .halt_clr_i (halt_clr),
+    .halted_o   (halted_q),
+    .halted_d_o (halted_d),
+    .mode_o     (mode_q),
+    .layout_o   (layout_q),
+    .root_o     (root_q),
+    .limit_o    (limit_q),
+    .policy_o   (policy_q),
+    .sm_o       (sm_q)
+  );
+
+  // ---------------------------------------------------------------------------------------------
+  // Response and commit-log registers: the staged response (r_*) and event (e_*)
+  // ---------------------------------------------------------------------------------------------
+  ga_mlu_rsp #(
+    .IdW   (IdW),
+    .Lanes (Lanes)
+  ) u_rsp (
+    .clk_i,
+    .rst_ni,
+    .rsp_ready_i,
+    .slot_free_o (slot_free),
+    .set_i       (r_set),
+    .id_i        (r_id),
+    .op_i        (r_op),
+    .status_i    (r_status),
+    .rd_i        (r_rd),
+    .addr_i      (r_addr),
+    .fault_i     (r_fault),
+    .kind_i      (r_kind),
+    .eaddr_i     (r_eaddr),
+    .md_i        (r_md),
+    .tb_i        (r_tb),
+    .esize_i     (r_esize),
+    .size_i      (r_size),
+    .sm_i        (r_sm),
+    .warp_i      (r_warp),
+    .lane_i      (r_lane),
+    .policy_i    (r_policy),
+    .halt_o      (halt_set),
+    .ev_set_i    (e_set),
+    .ev_kind_i   (e_kind),
+    .ev_id_i     (e_id),
+    .ev_slot_i   (e_slot),
+    .ev_lane_i   (e_lane),
+    .rsp_valid_o,
+    .rsp_id_o,
+    .rsp_op_o,
+    .rsp_status_o,
+    .rsp_rd_o,
+    .rsp_addr_o,
+    .rsp_fault_o,
+    .rsp_exc_kind_o,
+    .rsp_exc_addr_o,
+    .rsp_exc_md_o,
+    .rsp_exc_tb_o,
+    .rsp_exc_esize_o,
+    .rsp_exc_size_o,
+    .rsp_exc_sm_o,
+    .rsp_exc_warp_o,
+    .rsp_exc_lane_o,
+    .ev_valid_o,
+    .ev_kind_o,
+    .ev_id_o,
+    .ev_slot_o,
+    .ev_lane_o
+  );
+
+  // ---------------------------------------------------------------------------------------------
+  // Slow-op and park registers
   // ---------------------------------------------------------------------------------------------
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      mode_q       <= ga_pkg::MODE_COMPILER;
-      layout_q     <= ga_pkg::LAYOUT_BST;
-      root_q       <= '0;
-      limit_q      <= ga_pkg::STEP_LIMIT_RESET;
-      policy_q     <= ga_pkg::POLICY_REPORT;
-      sm_q         <= '0;
-      halted_q     <= 1'b0;
-      rsp_valid_q  <= 1'b0;
-      rsp_id_q     <= '0;
-      rsp_op_q     <= '0;
-      rsp_status_q <= ga_pkg::RSP_OK;
-      rsp_rd_q     <= '0;
-      rsp_addr_q   <= '0;
-      rsp_fault_q  <= '0;
-      rsp_kind_q   <= ga_pkg::EXC_NONE;
-      rsp_eaddr_q  <= '0;
-      rsp_md_q     <= '0;
-      rsp_tb_q     <= '0;
-      rsp_esize_q  <= '0;
-      rsp_size_q   <= '0;
-      rsp_sm_q     <= '0;
-      rsp_warp_q   <= '0;
-      rsp_lane_q   <= '0;
-      ev_valid_q   <= 1'b0;
-      ev_kind_q    <= '0;
-      ev_id_q      <= '0;
-      ev_slot_q    <= '0;
-      ev_lane_q    <= '0;
       sl_state_q   <= SL_IDLE;
       sl_q         <= '0;
       sl_dirty_q   <= 1'b0;
-      hw_pend_q    <= '0;
-      hw_fault_q   <= '0;
-      hw_kind_q    <= ga_pkg::EXC_NONE;
-      hw_lane_q    <= '0;
-      hw_eaddr_q   <= '0;
-      hw_md_q      <= '0;
-      hw_tb_q      <= '0;
-      hw_esize_q   <= '0;
-      hw_lead_q    <= '0;
       pk_state_q   <= PK_EMPTY;
       pk_q         <= '0;
       pk_dirty_q   <= 1'b0;
     end else begin
-      mode_q       <= mode_d;
-      layout_q     <= layout_d;
-      root_q       <= root_d;
-      limit_q      <= limit_d;
-      policy_q     <= policy_d;
-      sm_q         <= sm_d;
-      halted_q     <= halted_d;
-      rsp_valid_q  <= rsp_valid_d;
-      rsp_id_q     <= rsp_id_d;
-      rsp_op_q     <= rsp_op_d;
-      rsp_status_q <= rsp_status_d;
-      rsp_rd_q     <= rsp_rd_d;
-      rsp_addr_q   <= rsp_addr_d;
-      rsp_fault_q  <= rsp_fault_d;
-      rsp_kind_q   <= rsp_kind_d;
-      rsp_eaddr_q  <= rsp_eaddr_d;
-      rsp_md_q     <= rsp_md_d;
-      rsp_tb_q     <= rsp_tb_d;
-      rsp_esize_q  <= rsp_esize_d;
-      rsp_size_q   <= rsp_size_d;
-      rsp_sm_q     <= rsp_sm_d;
-      rsp_warp_q   <= rsp_warp_d;
-      rsp_lane_q   <= rsp_lane_d;
-      ev_valid_q   <= ev_valid_d;
-      ev_kind_q    <= ev_kind_d;
-      ev_id_q      <= ev_id_d;
-      ev_slot_q    <= ev_slot_d;
-      ev_lane_q    <= ev_lane_d;
       sl_state_q   <= sl_state_d;
       sl_q         <= sl_d;
       sl_dirty_q   <= sl_dirty_d;
-      hw_pend_q    <= hw_pend_d;
-      hw_fault_q   <= hw_fault_d;
-      hw_kind_q    <= hw_kind_d;
-      hw_lane_q    <= hw_lane_d;
-      hw_eaddr_q   <= hw_eaddr_d;
-      hw_md_q      <= hw_md_d;
-      hw_tb_q      <= hw_tb_d;
-      hw_esize_q   <= hw_esize_d;
-      hw_lead_q    <= hw_lead_d;
       pk_state_q   <= pk_state_d;
       pk_q         <= pk_d;
       pk_dirty_q   <= pk_dirty_d;
@@ -1295,29 +1161,8 @@ module ga_mlu #(
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Outputs: registers only
+  // Status outputs: registers only
   // ---------------------------------------------------------------------------------------------
-  assign rsp_valid_o      = rsp_valid_q;
-  assign rsp_id_o         = rsp_id_q;
-  assign rsp_op_o         = rsp_op_q;
-  assign rsp_status_o     = rsp_status_q;
-  assign rsp_rd_o         = rsp_rd_q;
-  assign rsp_addr_o       = rsp_addr_q;
-  assign rsp_fault_o      = rsp_fault_q;
-  assign rsp_exc_kind_o   = rsp_kind_q;
-  assign rsp_exc_addr_o   = rsp_eaddr_q;
-  assign rsp_exc_md_o     = rsp_md_q;
-  assign rsp_exc_tb_o     = rsp_tb_q;
-  assign rsp_exc_esize_o  = rsp_esize_q;
-  assign rsp_exc_size_o   = rsp_size_q;
-  assign rsp_exc_sm_o     = rsp_sm_q;
-  assign rsp_exc_warp_o   = rsp_warp_q;
-  assign rsp_exc_lane_o   = rsp_lane_q;
-  assign ev_valid_o       = ev_valid_q;
-  assign ev_kind_o        = ev_kind_q;
-  assign ev_id_o          = ev_id_q;
-  assign ev_slot_o        = ev_slot_q;
-  assign ev_lane_o        = ev_lane_q;
   assign halted_o         = halted_q;
   assign cfg_mode_o       = mode_q;
   assign cfg_layout_o     = layout_q;
@@ -1331,19 +1176,13 @@ module ga_mlu #(
   // Assertions (simulation)
   // ---------------------------------------------------------------------------------------------
 `ifndef SYNTHESIS
-  // Previous-cycle copies for the stability checks ($past is kept for formal runs).
-  logic          rsp_hold_q;
-  logic [IdW+3+2+64+AW+Lanes+3+64*4+3+16+16+5-1:0] rsp_pay_q, rsp_pay;
-  assign rsp_pay = {rsp_id_o, rsp_op_o, rsp_status_o, rsp_rd_o, rsp_addr_o, rsp_fault_o,
-                    rsp_exc_kind_o, rsp_exc_addr_o, rsp_exc_md_o, rsp_exc_tb_o, rsp_exc_esize_o,
-                    rsp_exc_size_o, rsp_exc_sm_o, rsp_exc_warp_o, rsp_exc_lane_o};
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      rsp_hold_q <= 1'b0;
-      rsp_pay_q  <= '0;
-    end else begin
-      rsp_hold_q <= rsp_valid_o && !rsp_ready_i;
-      rsp_pay_q  <= rsp_pay;
+  logic [63:0]   hw_rec_addr;            // the address of lane hw_lane_q
+  always @* begin
+    hw_rec_addr = '0;
+    for (int l = 0; l < Lanes; l++) begin
+      if (hw_lane_q == 5'(l)) begin
+        hw_rec_addr = sl_addr[64*l +: 64];
+      end
     end
   end
 
@@ -1352,15 +1191,7 @@ module ga_mlu #(
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
-      begin : RspStable_A
-        assert (!rsp_hold_q || (rsp_valid_o && rsp_pay == rsp_pay_q))
-          else $error("RspStable_A: response changed while valid && !ready");
-      end
-      // A response is only produced into a free slot.
-      begin : RspIntoFreeSlot_A
-        assert (!r_set || slot_free)
-          else $error("RspIntoFreeSlot_A: response with the slot occupied");
-      end
+      // (RspStable_A and RspIntoFreeSlot_A: ga_mlu_rsp; CfgLegal_A: ga_mlu_cfg)
       // Legal sizes only (spec §4.1: 5..7 reserved).
       if (req_fire && (req_op_i == ga_pkg::OP_MEMCHECK_G || req_op_i == ga_pkg::OP_MEMCHECK_S ||
                        req_op_i == ga_pkg::OP_ACCESS)) begin
@@ -1396,10 +1227,25 @@ module ga_mlu #(
         assert (!(sl_state_q == SL_HW_ITER) || w_idle)
           else $error("WalkerIdleWhileIter_A: walker busy while the sequencer iterates");
       end
-      // Configuration registers hold legal values only (spec §5.1).
-      begin : CfgLegal_A
-        assert (ga_pkg::cfg_legal(ga_pkg::CFG_LAYOUT, 64'(layout_q)) && limit_q != 32'd0)
-          else $error("CfgLegal_A: layout %0d limit %0d", layout_q, limit_q);
+      // HWOnly sequencer: a failed lane is decided, the record names a failed lane and its address,
+      // the walking leader is pending (HwLanes_A, HwRecord_A, HwLead_A of the formal properties).
+      if (sl_state_q == SL_HW_ITER || sl_state_q == SL_HW_WALK) begin
+        begin : HwLanes_A
+          assert ((hw_fault_q & hw_pend_q) == '0)
+            else $error("HwLanes_A: pending %0h failed %0h", hw_pend_q, hw_fault_q);
+        end
+        if (hw_fault_q != '0) begin
+          begin : HwRecord_A
+            assert (((hw_fault_q >> hw_lane_q) & Lanes'(1)) != '0 && hw_eaddr_q == hw_rec_addr)
+              else $error("HwRecord_A: lane %0d failed %0h", hw_lane_q, hw_fault_q);
+          end
+        end
+      end
+      if (sl_state_q == SL_HW_WALK) begin
+        begin : HwLead_A
+          assert (((hw_pend_q >> hw_lead_q) & Lanes'(1)) != '0)
+            else $error("HwLead_A: leader %0d not pending %0h", hw_lead_q, hw_pend_q);
+        end
       end
       // HWOnly groups: matched lanes can only fail G6 (spec §5.4). (The check's result is used as a
       // group only after a leader hit or a FOUND walk.)

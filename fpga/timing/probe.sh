@@ -9,7 +9,7 @@ dir="$out/$name"
 mkdir -p "$dir"
 printf 'set_io clk_i J3\nset_io out_o B5\n' > "$dir/probe.pcf"
 # The files of rtl/ga_mlu.f that the probes use: the package (with its generated ga_isa.svh) and the
-# two blocks; ga_walker.sv and ga_mlu.sv are read too, unused by the probe tops.
+# two blocks; ga_walker.sv and the ga_mlu*.sv files are read too, unused by the probe tops.
 srcs=$(sed "s#^#$root/#" "$root/rtl/ga_mlu.f" | tr '\n' ' ')
 cat > "$dir/synth.ys" <<YS
 read_verilog -sv $srcs $root/fpga/timing/$top.sv

@@ -135,7 +135,7 @@
   always @(*) begin
     f_held_ok = 1'b1;
     for (int i = 0; i < FvIds; i++) begin
-      if (32'(rsp_valid_q && rsp_id_q == IdW'(i)) +
+      if (32'(rsp_valid_o && rsp_id_o == IdW'(i)) +
           32'(sl_state_q != SL_IDLE && sl_q.id == IdW'(i)) +
           32'(pk_state_q != PK_EMPTY && pk_q.id == IdW'(i)) +
           32'(lk_busy && a_id == IdW'(i)) != 32'(f_out[i])) begin   // RegLookup's lookup stage
@@ -376,7 +376,7 @@
   logic [FvCfgW-1:0] f_r_cfg, f_w_cfg, f_rsp_cfg, f_sl_cfg, f_pk_cfg;
   assign f_r_cfg   = f_cfg_of(r_id, req_fire, req_id_i, f_cfg_live, f_acc_cfg);   // staged response
   assign f_w_cfg   = f_cfg_of(sl_d.id, req_fire, req_id_i, f_cfg_live, f_acc_cfg); // walk's owner
-  assign f_rsp_cfg = f_acc_cfg[FvCfgW*rsp_id_q +: FvCfgW];
+  assign f_rsp_cfg = f_acc_cfg[FvCfgW*rsp_id_o +: FvCfgW];
   assign f_sl_cfg  = f_acc_cfg[FvCfgW*sl_q.id +: FvCfgW];
   assign f_pk_cfg  = f_acc_cfg[FvCfgW*pk_q.id +: FvCfgW];
 

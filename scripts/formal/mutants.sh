@@ -36,6 +36,8 @@ mlb_end_le|ga_mlb.sv|mlb2_end_eq|s/({1'b0, rng_va} < ({1'b0, ebase}/({1'b0, rng_
 mlu_s_rec_lane0|ga_mlu.sv|mlu_lanes@2/2|/ga_pkg::OP_MEMCHECK_S: begin/,/r_lane  = chk_first_lane;/s/r_eaddr = chk_first_addr;/r_eaddr = a_addr[63:0];/|MEMCHECK.S record: the address of lane 0 instead of the lowest failing lane's (spec 4.4; issue 13)
 exc_sm_live|ga_mlu.sv|mlu_cfg@6/2|s/r_sm    = sl_q\.sm;/r_sm    = sm_q;/g|the record of a MEMCHECK.G miss or an HWOnly access takes SM_ID from the live register (spec 8; the cosim mutant of tb/scripts/mutate.sh)
 halt_policy_live|ga_mlu.sv|mlu_cfg@6/2|s/r_policy = sl_q\.policy;/r_policy = policy_q;/g|the halt of a MEMCHECK.G miss or an HWOnly access is decided by the live POLICY (spec 8; the cosim mutant of tb/scripts/mutate.sh)
+cfg_halt_never|ga_mlu_cfg.sv|mlu_cfg@6/2|s/assign halted_d = halt_set_i ? 1'b1 : halt_clr_i ? 1'b0 : halted_q;/assign halted_d = halt_clr_i ? 1'b0 : halted_q;/|the configuration block ignores the halt request: a fault under TERMINATE does not halt the unit (spec 4.5)
+rsp_not_held|ga_mlu_rsp.sv|mlu_safety@10/2|s/rsp_valid_d  = rsp_valid_q \&\& !rsp_ready_i;/rsp_valid_d  = 1'b0;/|the response register drops a response the LSU has not taken (microarchitecture 1.2)
 LIST
 }
 

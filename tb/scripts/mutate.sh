@@ -29,6 +29,7 @@ mutations=(
   "index_count_le|t7_m8_l1|ga_walker.sv|s/8'\(i\) < cnt_c/8'(i) <= cnt_c/|an INDEX node's key[c] (beyond count, zero) is compared too: j may name an unused ref (spec §3.3 step 6)"
   "index_beat_err|t16_m16_l1|ga_walker.sv|s/berr_d = 1'b1;/berr_d = rsp_last;/|an error on beat 0, 1 or 2 of a 128-byte INDEX node read is ignored (only the last beat's counts)"
   "index_kind_unchecked|t7_m8_l1|ga_walker.sv|s/\(mem_rsp_data_i\[15:8\] > 8'd1\)/(1'b0)/|an INDEX node with kind > 1 is not refused (spec §3.3 step 4: FAULT)"
+  "hw_freed_kind|t7_m8_l32|ga_mlu_hwseq.sv|s/c_kind  = ga_pkg::EXC_NO_METADATA;/c_kind  = ga_pkg::EXC_METADATA_FAULT;/|an HWOnly leader with the freed tag F fails with METADATA_FAULT instead of NO_METADATA (spec §5.4)"
   "index_slot_no_limit|t7_m8_l1|ga_walker.sv|s/end else if \(steps_q == limit_q\) begin/end else if (kind_in_d \&\& steps_q == limit_q) begin/|an INDEX leaf reads its slot even when STEP_LIMIT reads were made (spec §3.3 step 9)|20000"
 )
 
