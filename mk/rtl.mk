@@ -32,6 +32,7 @@ VLINT       := $(VERILATOR) --lint-only -Wall --assert $(RTL_INC) $(RTL_WAIVER) 
 # plus the corners of its legal ranges.
 RTL_LINT_CFGS := \
   ga_mlb:TagBits=7,Entries=1 ga_mlb:TagBits=7,Entries=8 ga_mlb:TagBits=7,Entries=8,EndForm=1 ga_mlb:TagBits=16,Entries=64 \
+  ga_mlb:TagBits=7,Entries=8,EndForm=1,AgeForm=1 ga_mlb:TagBits=16,Entries=64,AgeForm=1 \
   ga_check:TagBits=7,Lanes=1 ga_check:TagBits=16,Lanes=32 \
   ga_check:TagBits=7,Lanes=1,EndForm=1 ga_check:TagBits=16,Lanes=32,EndForm=1 \
   ga_walker:TagBits=7 ga_walker:TagBits=16 ga_walker:TagBits=7,EndForm=1 ga_walker:TagBits=7,HasIndex=0 \

@@ -37,6 +37,13 @@
 //                      borrow, so the compare stays 64 bits wide). 1: va < base + size in 65 bits with
 //                      zero-extended operands, so that narrow operands (the FPGA narrow builds) give
 //                      narrow carry chains.
+//   AgeForm  0 | 1     how the LRU touch is computed (same function; the mlb*_next proofs run for both).
+//                      0 (default): by index (a FILL's victim encoded, then decoded to select its age,
+//                      then every age compared with it). 1: by one-hot (the victim's one-hot vector for
+//                      a FILL, upd_idx_i decoded for a TOUCH) against a pairwise order of the ages
+//                      computed from the registers alone, so that a FILL's age update waits for the
+//                      victim by two gate levels instead of an encoder, a multiplexer and a compare
+//                      (the FPGA builds, docs/fpga.md §5.4).
 //
 // Interfaces: lookups are combinational and have no handshake. The update port is a command that
 // takes effect at the next rising edge, one command per cycle by construction; the top issues TOUCH
@@ -60,6 +67,7 @@ module ga_mlb #(
   parameter int TagBits = 7,
   parameter int Entries = 8,
   parameter int EndForm = 0,
+  parameter int AgeForm = 0,
   localparam int IdxW = (Entries > 1) ? $clog2(Entries) : 1
 ) (
   input  logic                          clk_i,
@@ -99,14 +107,15 @@ module ga_mlb #(
   // ---------------------------------------------------------------------------------------------
   // Elaboration stops here in Verilator and Yosys; Icarus 11 has no elaboration-time $error in generate
   // blocks, so it stops at time 0 instead.
-  localparam bit ParamsBad = (TagBits != 7 && TagBits != 16) || (Entries < 1) || (Entries > 64);
+  localparam bit ParamsBad = (TagBits != 7 && TagBits != 16) || (Entries < 1) || (Entries > 64) ||
+                             (AgeForm != 0 && AgeForm != 1);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_mlb: TagBits must be 7 or 16 and Entries 1..64");
+    if (ParamsBad) $fatal(1, "ga_mlb: TagBits must be 7 or 16, Entries 1..64 and AgeForm 0 or 1");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_mlb: TagBits must be 7 or 16 and Entries 1..64");
+    $error("ga_mlb: TagBits must be 7 or 16, Entries 1..64 and AgeForm 0 or 1");
   end
 `endif
 
@@ -224,6 +233,24 @@ module ga_mlb #(
   logic            do_touch;
   logic [IdxW-1:0] touch_age;   // its age before the touch
 
+  // AgeForm 1: the touched entry as a one-hot vector and the entries younger than it (age_lt[i] bit
+  // j: age_i < age_j, from the registers; bits i and j of touch_oh select the row's answer).
+  logic [Entries-1:0] touch_oh, touch_younger;
+  if (AgeForm != 0) begin : gen_age_oh
+    logic [Entries*Entries-1:0] age_lt;
+    for (genvar i = 0; i < Entries; i++) begin : gen_row
+      for (genvar j = 0; j < Entries; j++) begin : gen_col
+        assign age_lt[i*Entries + j] = (age_q[i*IdxW +: IdxW] < age_q[j*IdxW +: IdxW]);
+      end
+      assign touch_oh[i]      = (upd_op_i == ga_pkg::MLB_FILL) ? victim_oh[i] :
+                                (upd_idx_i == IdxW'(i));
+      assign touch_younger[i] = |(touch_oh & age_lt[i*Entries +: Entries]);
+    end
+  end else begin : gen_age_idx
+    assign touch_oh      = '0;                     // (not used: the touch goes by index)
+    assign touch_younger = '0;
+  end
+
   `GA_ALWAYS_COMB begin
     valid_d = valid_q;
     tb_d    = tb_q;
@@ -271,11 +298,20 @@ module ga_mlb #(
         touch_age = age_q[i*IdxW +: IdxW];
       end
     end
-    if (do_touch) begin
+    if (do_touch && AgeForm == 0) begin
       for (int i = 0; i < Entries; i++) begin
         if (touch_idx == IdxW'(i)) begin
           age_d[i*IdxW +: IdxW] = '0;
         end else if (age_q[i*IdxW +: IdxW] < touch_age) begin
+          age_d[i*IdxW +: IdxW] = age_q[i*IdxW +: IdxW] + 1'b1;
+        end
+      end
+    end
+    if (do_touch && AgeForm != 0) begin
+      for (int i = 0; i < Entries; i++) begin
+        if (touch_oh[i]) begin
+          age_d[i*IdxW +: IdxW] = '0;
+        end else if (touch_younger[i]) begin
           age_d[i*IdxW +: IdxW] = age_q[i*IdxW +: IdxW] + 1'b1;
         end
       end

@@ -53,7 +53,8 @@
 //                         for a layout the RTL lacks (the iCE40 board builds, docs/fpga.md)
 //   EndForm     0 | 1     EndForm of ga_check, ga_mlb and ga_walker: the same functions computed
 //                         against the end bound base + size (fewer and shorter carry chains;
-//                         docs/fpga.md §5.4)
+//                         docs/fpga.md §5.4); 1 also selects ga_mlb's AgeForm 1 (the LRU touch by
+//                         one-hot: the same function, fewer gate levels after a fill's victim)
 //   RegLookup   0 | 1     0 (default): the accept stage of §3.4, lookup + check + response in the
 //                         accepting cycle. 1: the lookup is registered. The accepting cycle only makes
 //                         the MLB lookups and registers their results with the request (lk_*); the
@@ -394,11 +395,16 @@ module ga_mlu #(
           lk_rng_loc_q  <= rng_loc;
           lk_loc_hit_q  <= loc_hit;
           lk_loc_idx_q  <= loc_idx;
-          // The entry the check gets for MEMCHECK.G (0 unless a lookup is made), decided here so
-          // that the second cycle starts from registers (the accept stage's second half is the
-          // longer one).
-          lk_loc_tb_q   <= md_ok ? loc_tb : 64'd0;
-          lk_loc_size_q <= md_ok ? loc_size : 64'd0;
+          // The entry the check gets in the second cycle, decided here so that the second cycle
+          // starts from registers (the accept stage's second half is the longer one): MEMCHECK.S's
+          // shared base and size (Rb, Rc), else MEMCHECK.G's entry (0 unless a lookup is made).
+          if (req_op_i == ga_pkg::OP_MEMCHECK_S) begin
+            lk_loc_tb_q   <= {32'd0, req_md_i[31:0]};
+            lk_loc_size_q <= {32'd0, req_md_i[63:32]};
+          end else begin
+            lk_loc_tb_q   <= md_ok ? loc_tb : 64'd0;
+            lk_loc_size_q <= md_ok ? loc_size : 64'd0;
+          end
           lk_md_st_q    <= md_zero ? ga_pkg::MD_NONE : md_ok ? ga_pkg::MD_OK : ga_pkg::MD_FAULT;
         end
       end
@@ -504,13 +510,16 @@ module ga_mlu #(
   // The range lookup serves the HWOnly leader while the sequencer iterates (the request port is
   // then closed), else LOADMETA's lane 0. Fills only happen when the walker hands back a result
   // (request port closed), so the update location is the walker's, else INVALIDATE's md.
+  // RegLookup: INVALIDATE's command comes only in lk_busy cycles and a fill only outside them, so
+  // the select is the lookup register's valid bit, not the walker's done decode.
   assign mlb_rng_ptr = sl_hw_iter ? lead_addr : req_p0;
-  assign mlb_loc     = w_done_g ? w_loc : a_md;
+  assign mlb_loc     = ((RegLookup != 0) ? !lk_busy : w_done_g) ? w_loc : a_md;
 
   ga_mlb #(
     .TagBits (TagBits),
     .Entries (MlbEntries),
-    .EndForm (EndForm)
+    .EndForm (EndForm),
+    .AgeForm (EndForm)
   ) u_mlb (
     .clk_i,
     .rst_ni,
@@ -572,14 +581,14 @@ module ga_mlu #(
       chk_md_state = w_found ? ga_pkg::MD_OK : ga_pkg::MD_FAULT;   // walk or fetch result
       chk_etb      = w_tb;
       chk_esize    = w_size;
+    end else if (RegLookup != 0) begin
+      chk_md_state = a_md_st;                          // G2 / G3 / location lookup, decided at
+      chk_etb      = a_loc_tb;                         // acceptance (entry 0 unless MD_OK); for
+      chk_esize    = a_loc_size;                       // MEMCHECK.S Rb and Rc (md state unused)
     end else if (a_op == ga_pkg::OP_MEMCHECK_S) begin
       chk_md_state = ga_pkg::MD_OK;                    // unused by the shared rules
       chk_etb      = {32'd0, a_md[31:0]};              // Rb: shared base
       chk_esize    = {32'd0, a_md[63:32]};             // Rc: shared size
-    end else if (RegLookup != 0) begin
-      chk_md_state = a_md_st;                          // G2 / G3 / location lookup, decided at
-      chk_etb      = a_loc_tb;                         // acceptance (entry 0 unless MD_OK)
-      chk_esize    = a_loc_size;
     end else if (a_md == 64'd0) begin
       chk_md_state = ga_pkg::MD_NONE;                  // G2
       chk_etb      = '0;

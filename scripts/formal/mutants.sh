@@ -26,16 +26,18 @@ mlb_no_tag|ga_mlb.sv|mlb8_lookup|s/\&\& (tb_q\[i\*64 + V +: TagBits\] == rng_tag
 mlb_lru_skip|ga_mlb.sv|mlb8_next|/ga_pkg::MLB_TOUCH: begin/,/end/s/do_touch = 1'b1;/do_touch = 1'b0;/|LRU update skipped on a hit (TOUCH)
 mlb_inval_one|ga_mlb.sv|mlb8_next|s/valid_d = valid_q \& ~upd_match;/valid_d = valid_q \& ~(upd_match \& ~(Entries'(1) << (Entries - 1)));/|INVAL ignores the last entry
 mlb_fill_dup|ga_mlb.sv|mlb8_inv@4/1|s/if (.upd_match) begin/if (1'b0) begin/|fill ignores the same-location rule (a location held twice)
+mlb_age_oh_keep|ga_mlb.sv|mlb8_inv_age@4/1|s/end else if (touch_younger\[i\]) begin/end else if (1'b0) begin/|AgeForm 1: a touch or fill does not age the entries younger than the touched one
 walker_no_limit|ga_walker.sv|walker_t7@16/4|s/end else if (steps == limit) begin/end else if (1'b0) begin/|walker without its step limit
 walker_rsp_err|ga_walker.sv|walker_t7@16/4|/W_MEM_WAIT: begin/,/end else if/s/if (mem_rsp_err_i) begin/if (1'b0) begin/|walker ignores an error response (FOUND on a failed read)
 mlu_inval_race|ga_mlu.sv|mlu_safety@10/2|/ga_pkg::OP_INVALIDATE: begin/,/r_set      = 1'b1;/s/sl_dirty_d = 1'b1;/sl_dirty_d = sl_dirty_q;/|INVALIDATE does not mark the in-flight fill stale (spec 6.5)
-mlu_lm_starve|ga_mlu.sv|mlu_live@14/10|/SL_LM: begin/,/w_ack  = 1'b1;/s/if (w_done_g \&\& slot_free) begin/if (1'b0) begin/|a LOADMETA walk result is never taken: the request is held but never answered (liveness only)
+mlu_lm_starve|ga_mlu.sv|mlu_live@17/14|/SL_LM: begin/,/w_ack  = 1'b1;/s/if (w_done_g \&\& slot_free) begin/if (1'b0) begin/|a LOADMETA walk result is never taken: the request is held but never answered (liveness only)
 mlu_rl_inval_race|ga_mlu.sv|mlu_safety_rl@10/4|/ga_pkg::OP_INVALIDATE: begin/,/r_set      = 1'b1;/s/sl_dirty_d = 1'b1;/sl_dirty_d = sl_dirty_q;/|the same bug with the boards' options (RegLookup 1): the proof that closes there is not vacuous
 arb_no_advance|ga_arb.sv|arb_n4@8/3|s/ptr_d  = (gnt_int == N - 1) ? '0 : IdxW'(gnt_int + 1);/ptr_d  = ptr_q;/|the arbiter's round-robin pointer never moves: a low-index SM can starve the others
 mlb_end_le|ga_mlb.sv|mlb2_end_eq|s/({1'b0, rng_va} < ({1'b0, ebase}/({1'b0, rng_va} <= ({1'b0, ebase}/|EndForm 1 range match: va < base + size becomes va <= base + size (issue 13)
 mlu_s_rec_lane0|ga_mlu.sv|mlu_lanes@2/2|/ga_pkg::OP_MEMCHECK_S: begin/,/r_lane  = chk_first_lane;/s/r_eaddr = chk_first_addr;/r_eaddr = a_addr[63:0];/|MEMCHECK.S record: the address of lane 0 instead of the lowest failing lane's (spec 4.4; issue 13)
 exc_sm_live|ga_mlu.sv|mlu_cfg@6/2|s/r_sm    = sl_q\.sm;/r_sm    = sm_q;/g|the record of a MEMCHECK.G miss or an HWOnly access takes SM_ID from the live register (spec 8; the cosim mutant of tb/scripts/mutate.sh)
 halt_policy_live|ga_mlu.sv|mlu_cfg@6/2|s/r_policy = sl_q\.policy;/r_policy = policy_q;/g|the halt of a MEMCHECK.G miss or an HWOnly access is decided by the live POLICY (spec 8; the cosim mutant of tb/scripts/mutate.sh)
+mlu_hw_root_live|ga_mlu.sv|mlu_cfg_walk_l2@9/2|/SL_HW_ITER: if (HwOnly != 0) begin/,/sl_state_d = SL_HW_WALK;/s/w_root     = sl_q\.root;/w_root     = root_q;/|an HWOnly leader's walk takes ROOT from the live register (spec 8: only a second leader's walk, at Lanes 2, can see a CFG_WRITE accepted after its access; issue 13)
 cfg_halt_never|ga_mlu_cfg.sv|mlu_cfg@6/2|s/assign halted_d = halt_set_i ? 1'b1 : halt_clr_i ? 1'b0 : halted_q;/assign halted_d = halt_clr_i ? 1'b0 : halted_q;/|the configuration block ignores the halt request: a fault under TERMINATE does not halt the unit (spec 4.5)
 rsp_not_held|ga_mlu_rsp.sv|mlu_safety@10/2|s/rsp_valid_d  = rsp_valid_q \&\& !rsp_ready_i;/rsp_valid_d  = 1'b0;/|the response register drops a response the LSU has not taken (microarchitecture 1.2)
 LIST
