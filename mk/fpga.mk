@@ -193,6 +193,12 @@ FPGA_LINT_CFGS := ga_board_core: ga_board_core:VaKeep=12,MdKeep=16,CntW=16,MlbEn
                   ga_board_core:NumSms=3,Lanes=2 ga_board_ulx3s:NumSms=4,Lanes=4 \
                   ga_board_orangecrab:NumSms=2,MlbEntries=8,VaKeep=16,MdKeep=16,CntW=16 \
                   ga_ecp5_probe:NumSms=3,Lanes=1,RegLookup=0
+# What fpga-lint reads: every board-side source (the ECP5 board tops and their PLL stand-in apart, which
+# only the Verilator lint reads).
+FPGA_LINT_SRC  := $(FPGA_RTL) fpga/rtl/ga_board_hx8k.sv fpga/rtl/ga_board_icebreaker.sv fpga/sim/ga_pll_stub.sv \
+                  fpga/timing/ga_tim_mlb.sv fpga/timing/ga_tim_check.sv $(filter-out $(RTL_SRC),$(RTL_SYS_SRC)) \
+                  fpga/ecp5/ga_ecp5_probe.sv
+FPGA_ECP5_TOPS := fpga/ecp5/ga_board_ulx3s.sv fpga/ecp5/ga_board_orangecrab.sv
 .PHONY: fpga-lint
 fpga-lint: ## Verilator -Wall lint of fpga/rtl and fpga/timing at several parameter sets, and their Icarus compile
 	@set -e; for c in $(FPGA_LINT_CFGS); do \
@@ -200,10 +206,7 @@ fpga-lint: ## Verilator -Wall lint of fpga/rtl and fpga/timing at several parame
 	  for p in $${pars//,/ }; do gs="$$gs -G$$p"; done; \
 	  echo "lint   $$top $$pars"; \
 	  $(VERILATOR) --lint-only -Wall -Wno-DECLFILENAME --top-module $$top $$gs $(RTL_INC) rtl/verilator_waiver.vlt \
-	    $(FPGA_RTL) fpga/rtl/ga_board_hx8k.sv fpga/rtl/ga_board_icebreaker.sv fpga/sim/ga_pll_stub.sv \
-	    fpga/timing/ga_tim_mlb.sv fpga/timing/ga_tim_check.sv $(filter-out $(RTL_SRC),$(RTL_SYS_SRC)) \
-	    fpga/ecp5/ga_board_ulx3s.sv fpga/ecp5/ga_board_orangecrab.sv fpga/ecp5/ga_ecp5_probe.sv \
-	    fpga/ecp5/ga_ecp5_pll_stub.sv; \
+	    $(FPGA_LINT_SRC) $(FPGA_ECP5_TOPS) fpga/ecp5/ga_ecp5_pll_stub.sv; \
 	done
 	@# Icarus 11 compile of the same tops (the subset rule of TOOLCHAIN.md), except the ECP5 board tops:
 	@# their PLL stand-in (fpga/ecp5/ga_ecp5_pll_stub.sv) has string parameters, which Icarus 11 rejects.
@@ -214,9 +217,7 @@ fpga-lint: ## Verilator -Wall lint of fpga/rtl and fpga/timing at several parame
 	  for p in $${pars//,/ }; do ps="$$ps -P$$top.$$p"; done; \
 	  echo "icarus $$top $$pars"; \
 	  $(IVERILOG) -g2012 $(RTL_INC) -s $$top $$ps -o $(BUILD)/fpga-icarus/top.vvp \
-	    $(FPGA_RTL) fpga/rtl/ga_board_hx8k.sv fpga/rtl/ga_board_icebreaker.sv fpga/sim/ga_pll_stub.sv \
-	    fpga/timing/ga_tim_mlb.sv fpga/timing/ga_tim_check.sv $(filter-out $(RTL_SRC),$(RTL_SYS_SRC)) \
-	    fpga/ecp5/ga_ecp5_probe.sv 2> $(BUILD)/fpga-icarus/iverilog.log; rc=$$?; \
+	    $(FPGA_LINT_SRC) 2> $(BUILD)/fpga-icarus/iverilog.log; rc=$$?; \
 	  grep -v "constant selects in always_" $(BUILD)/fpga-icarus/iverilog.log || true; \
 	  [ $$rc -eq 0 ] || exit $$rc; \
 	done
