@@ -30,11 +30,16 @@
 //      count agrees with the beats the memory delivered
 //   4  results: reads are exactly spec §3.3's sequence (INDEX: the first read is ROOT, 128 bytes,
 //      node reads are 128 bytes and 128-byte aligned, the slot read 16 bytes; which child or slot
-//      is checked by the co-simulation, not here); FOUND / RANGE_ONLY are justified by the last read
+//      is group 32's); FOUND / RANGE_ONLY are justified by the last read
 //      (not an error on any beat, its entry, its address, 16 bytes for INDEX: the slot; M1..M3 on
 //      exact integers)
 //   8  covers
 //   16 covers of INDEX walks (deeper: a node read is four beats; job walker_cover_ix, formal-full)
+//   32 INDEX key selection: after the last beat of a node read the walker's next action is spec
+//      §3.3's, computed from the whole node (a ghost copy taken beat by beat): the next read at
+//      ROOT + 16 ref[j*] (128 bytes inner, 16 the slot), or the end with the spec's status; with
+//      strengthening invariants tying the partial decode to the ghost (job walker_ix_keys,
+//      formal-full; needs group 1)
 
 `ifdef GA_FV_WALKER_TOP
 `define GA_WALKER_PORT assume
@@ -486,6 +491,148 @@
                                 f_job_limit == 2);
         IndexBeatErr_C:  cover (f_walk_ix && status_o == ga_pkg::WALK_FAULT && f_rsp_err &&
                                 f_rd_len == ga_pkg::MEM_LEN_128);
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Group 32: which child or slot an INDEX node's keys select (spec §2.3, §3.3 steps 3-9; issue 13)
+  // A ghost copy of the node, taken beat by beat as the memory delivers it, gives at the last beat
+  // the whole 128 bytes; from them the spec's rule (count, kind, header checks, j* = the largest i
+  // in 1 .. c-1 with key[i] <= va(p), ROOT + 16 ref[j*] mod 2^64) decides the walk's next action,
+  // which the walker must take in the next cycle: the next read at that location (128 bytes for an
+  // inner node, 16 for a leaf's slot), or DONE with the spec's status.
+  // ---------------------------------------------------------------------------------------------
+  localparam int FvIxW   = ga_pkg::IdxNodeBytes * 8;  // bits of an index node
+  localparam int FvIxFan = 11;                        // spec §2.3: ref[0 .. 10], key[1 .. 10]
+
+  // j* of spec §3.3 step 6 over the keys held in the first `got` bytes of node n (all 128: the
+  // spec's rule; fewer: the keys received so far, for the induction).
+  function automatic logic [3:0] fv_ix_j(input logic [FvIxW-1:0] n, input logic [63:0] va,
+                                         input logic [31:0] got);
+    logic [3:0] j;
+    j = 4'd0;
+    for (int i = 1; i < FvIxFan; i++) begin
+      if (48 + 8 * i <= got && 8'(i) < n[7:0] && n[(48 + 8 * (i - 1)) * 8 +: 64] <= va &&
+          4'(i) > j) begin
+        j = 4'(i);
+      end
+    end
+    fv_ix_j = j;
+  endfunction
+
+  // spec §3.3 step 4: the header is malformed
+  function automatic logic fv_ix_bad(input logic [FvIxW-1:0] n);
+    fv_ix_bad = n[7:0] > 8'd11 || n[15:8] > 8'd1 || n[31:16] != 16'd0;
+  endfunction
+
+  if ((FvGroups & 32) != 0 && HasIndex != 0) begin : g_fv_ix_keys
+    logic [FvIxW-1:0]           f_ixn;        // beats of the outstanding node read received so far
+    logic [FvIxW-1:0]           f_ixn_all;    //   and the arriving beat (the whole node at the last)
+    logic [31:0]                f_ix_got;     // beats of the outstanding read received so far
+    logic                       f_ix_last;    // the last beat of a node read arrives now
+    logic [3:0]                 f_ix_j;       // spec §3.3 step 6 on the whole node
+    logic [31:0]                f_ix_ref;     //   ref[j*]
+    logic [63:0]                f_ix_loc;     // step 7: ROOT + 16 ref[j*] (mod 2^64)
+    logic                       f_ix_end;     // the walk ends after this node
+    logic [ga_pkg::WalkStW-1:0] f_ix_status;  //   with this status
+    logic [ga_pkg::MemLenW-1:0] f_ix_len;     // else the next read: f_ix_loc, this length
+    logic                       f_ix_chk;     // the last beat of a node read came in the last cycle
+    logic                       f_ix_x_end;   //   and what spec §3.3 said then
+    logic [ga_pkg::WalkStW-1:0] f_ix_x_status;
+    logic [63:0]                f_ix_x_addr;
+    logic [ga_pkg::MemLenW-1:0] f_ix_x_len;
+    logic                       f_ix_wait;    // a node read of an INDEX walk is outstanding
+
+    assign f_ix_got  = 32'(IxBeats) - 32'(f_beats_left);
+    assign f_ix_last = f_walk_ix && f_mem_rsp_fire && f_rd_len == ga_pkg::MEM_LEN_128 &&
+                       f_beats_left == 3'd1;
+    assign f_ix_wait = f_walk_ix && state_q == W_MEM_WAIT && f_rd_len == ga_pkg::MEM_LEN_128;
+
+    always @(*) begin
+      f_ixn_all = f_ixn;
+      for (int b = 0; b < IxBeats; b++) begin
+        if (f_mem_rsp_fire && f_ix_got == b) begin
+          f_ixn_all[b * ga_pkg::MemDataW +: ga_pkg::MemDataW] = mem_rsp_data_i;
+        end
+      end
+    end
+
+    // Spec §3.3 steps 3-9 on the whole node (meaningful at the last beat).
+    always @(*) begin
+      f_ix_j   = fv_ix_j(f_ixn_all, f_p_va, 32'(ga_pkg::IdxNodeBytes));
+      f_ix_ref = 32'd0;
+      for (int j = 0; j < FvIxFan; j++) begin
+        if (f_ix_j == 4'(j)) f_ix_ref = f_ixn_all[(4 + 4 * j) * 8 +: 32];
+      end
+      f_ix_loc    = f_job_root + {28'd0, f_ix_ref, 4'd0};
+      f_ix_len    = (f_ixn_all[15:8] == 8'd1) ? ga_pkg::MEM_LEN_128 : ga_pkg::MEM_LEN_16;
+      f_ix_end    = 1'b1;
+      f_ix_status = ga_pkg::WALK_FAULT;
+      if (f_rsp_err || mem_rsp_err_i) begin
+        f_ix_status = ga_pkg::WALK_FAULT;                              // 3. error on a beat
+      end else if (fv_ix_bad(f_ixn_all)) begin
+        f_ix_status = ga_pkg::WALK_FAULT;                              // 4. malformed header
+      end else if (f_ixn_all[7:0] == 8'd0) begin
+        f_ix_status = ga_pkg::WALK_NOT_FOUND;                          // 5. empty index
+      end else if (f_ixn_all[15:8] == 8'd1 && f_ix_loc[6:0] != 7'd0) begin
+        f_ix_status = ga_pkg::WALK_FAULT;                              // 8. -> 1. misaligned child
+      end else if (f_reads == f_job_limit) begin
+        f_ix_status = ga_pkg::WALK_STEP_LIMIT;                         // 8. -> 2. / 9. step limit
+      end else begin
+        f_ix_end    = 1'b0;                                            // 8. child / 9. the slot
+      end
+    end
+
+    always @(posedge clk_i) begin
+      if (!rst_ni) begin
+        f_ix_chk <= 1'b0;
+      end else begin
+        f_ix_chk      <= f_ix_last;
+        f_ix_x_end    <= f_ix_end;
+        f_ix_x_status <= f_ix_status;
+        f_ix_x_addr   <= f_ix_loc;
+        f_ix_x_len    <= f_ix_len;
+        if (f_mem_rsp_fire && f_rd_len == ga_pkg::MEM_LEN_128) f_ixn <= f_ixn_all;
+      end
+    end
+
+    // The refs of the beats received so far are the ghost's.
+    logic f_ix_refs_ok;
+    always @(*) begin
+      f_ix_refs_ok = 1'b1;
+      for (int j = 0; j < FvIxFan; j++) begin
+        if (4 + 4 * j + 4 <= f_ix_got * BeatBytes &&
+            gen_index.refs_q[j * 32 +: 32] != f_ixn[(4 + 4 * j) * 8 +: 32]) begin
+          f_ix_refs_ok = 1'b0;
+        end
+      end
+    end
+
+    always @(*) begin
+      if (f_past_valid && rst_ni) begin
+        // The walker's next action after a node is the spec's, from the whole node.
+        if (f_ix_chk) begin
+          IxKeyNext_A: assert (f_ix_x_end ? (done_o && status_o == f_ix_x_status)
+                                          : (mem_req_valid_o && mem_req_addr_o == f_ix_x_addr &&
+                                             mem_req_len_o == f_ix_x_len));
+        end
+        // Inductive strengthening: during a node read the walker's partial decode is the ghost's
+        // (header from beat 0, the refs of the beats received, j* over the keys received so far).
+        if (f_walk_ix && state_q != W_IDLE) begin
+          IxJobRegs_A: assert (f_job_regs_ok && steps_q == f_reads);
+        end
+        if (f_ix_wait) begin
+          IxWaitLen_A: assert (len_q == f_rd_len && berr_q == f_rsp_err &&
+                               32'(beat_q) == f_ix_got);
+          if (f_ix_got != 0) begin
+            IxHeader_A: assert (gen_index.cnt_q == f_ixn[7:0] &&
+                                gen_index.kind_in_q == f_ixn[8] &&
+                                gen_index.bad_q == fv_ix_bad(f_ixn) &&
+                                gen_index.j_q == fv_ix_j(f_ixn, f_p_va, f_ix_got * BeatBytes));
+          end
+          IxRefs_A: assert (f_ix_refs_ok);
+        end
       end
     end
   end

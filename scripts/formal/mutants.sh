@@ -8,6 +8,9 @@
 # Output: $FV_OUT (default build/formal/mutants)/<mutant>/{rtl/,<job>/cex.vcd, ...}.
 # Open a counterexample with: gtkwave build/formal/mutants/<mutant>/<job>/cex.vcd
 set -u
+# The whole script is one block, parsed before it runs: editing this file (its mutant list) while a
+# run is going on cannot change that run.
+{
 here=$(cd "$(dirname "$0")" && pwd)
 out=${FV_OUT:-build/formal/mutants}
 jobs_file=$here/jobs.txt
@@ -29,6 +32,9 @@ mlb_fill_dup|ga_mlb.sv|mlb8_inv@4/1|s/if (.upd_match) begin/if (1'b0) begin/|fil
 mlb_age_oh_keep|ga_mlb.sv|mlb8_inv_age@4/1|s/end else if (touch_younger\[i\]) begin/end else if (1'b0) begin/|AgeForm 1: a touch or fill does not age the entries younger than the touched one
 walker_no_limit|ga_walker.sv|walker_t7@16/4|s/end else if (steps == limit) begin/end else if (1'b0) begin/|walker without its step limit
 walker_rsp_err|ga_walker.sv|walker_t7@16/4|/W_MEM_WAIT: begin/,/end else if/s/if (mem_rsp_err_i) begin/if (1'b0) begin/|walker ignores an error response (FOUND on a failed read)
+index_count_le|ga_walker.sv|walker_ix_keys@9/2|s/8'(i) < cnt_c/8'(i) <= cnt_c/|an INDEX node's key[c] (beyond count) is compared too: j may name an unused ref (spec 3.3 step 6; the cosim mutant of tb/scripts/mutate.sh; issue 13)
+index_key_lt|ga_walker.sv|walker_ix_keys@9/2|s/ +: 64] <= p_va) begin/ +: 64] < p_va) begin/|an INDEX key equal to va(p) does not select its ref (key[i] <= va becomes key[i] < va; spec 3.3 equal keys; issue 13)
+index_ref_jq|ga_walker.sv|walker_ix_keys@9/2|s/if (j_d == 4'(j)) ref_sel/if (j_q == 4'(j)) ref_sel/|the INDEX child or slot is taken from j before the last beat's keys (key[7..10] ignored; issue 13)
 mlu_inval_race|ga_mlu.sv|mlu_safety@10/2|/ga_pkg::OP_INVALIDATE: begin/,/r_set      = 1'b1;/s/sl_dirty_d = 1'b1;/sl_dirty_d = sl_dirty_q;/|INVALIDATE does not mark the in-flight fill stale (spec 6.5)
 mlu_lm_starve|ga_mlu.sv|mlu_live@17/14|/SL_LM: begin/,/w_ack  = 1'b1;/s/if (w_done_g \&\& slot_free) begin/if (1'b0) begin/|a LOADMETA walk result is never taken: the request is held but never answered (liveness only)
 mlu_rl_inval_race|ga_mlu.sv|mlu_safety_rl@10/4|/ga_pkg::OP_INVALIDATE: begin/,/r_set      = 1'b1;/s/sl_dirty_d = 1'b1;/sl_dirty_d = sl_dirty_q;/|the same bug with the boards' options (RegLookup 1): the proof that closes there is not vacuous
@@ -38,6 +44,7 @@ mlu_s_rec_lane0|ga_mlu.sv|mlu_lanes@2/2|/ga_pkg::OP_MEMCHECK_S: begin/,/r_lane  
 exc_sm_live|ga_mlu.sv|mlu_cfg@6/2|s/r_sm    = sl_q\.sm;/r_sm    = sm_q;/g|the record of a MEMCHECK.G miss or an HWOnly access takes SM_ID from the live register (spec 8; the cosim mutant of tb/scripts/mutate.sh)
 halt_policy_live|ga_mlu.sv|mlu_cfg@6/2|s/r_policy = sl_q\.policy;/r_policy = policy_q;/g|the halt of a MEMCHECK.G miss or an HWOnly access is decided by the live POLICY (spec 8; the cosim mutant of tb/scripts/mutate.sh)
 mlu_hw_root_live|ga_mlu.sv|mlu_cfg_walk_l2@9/2|/SL_HW_ITER: if (HwOnly != 0) begin/,/sl_state_d = SL_HW_WALK;/s/w_root     = sl_q\.root;/w_root     = root_q;/|an HWOnly leader's walk takes ROOT from the live register (spec 8: only a second leader's walk, at Lanes 2, can see a CFG_WRITE accepted after its access; issue 13)
+mlu_hw_dirty_at_accept|ga_mlu.sv|mlu_safety_l2@12/2|/SL_HW_ITER: if (HwOnly != 0) begin/,/sl_state_d = SL_HW_WALK;/s/sl_dirty_d = 1'b0;/sl_dirty_d = sl_dirty_q;/;s/hw_load_pend = a_pend;/hw_load_pend = a_pend; sl_dirty_d = 1'b0;/|an HWOnly access clears the race bit once, at acceptance, instead of at each leader's miss: at Lanes 2 an INVALIDATE accepted during the first leader's walk then drops the second leader's fill (spec 6.5; issue 13)
 cfg_halt_never|ga_mlu_cfg.sv|mlu_cfg@6/2|s/assign halted_d = halt_set_i ? 1'b1 : halt_clr_i ? 1'b0 : halted_q;/assign halted_d = halt_clr_i ? 1'b0 : halted_q;/|the configuration block ignores the halt request: a fault under TERMINATE does not halt the unit (spec 4.5)
 rsp_not_held|ga_mlu_rsp.sv|mlu_safety@10/2|s/rsp_valid_d  = rsp_valid_q \&\& !rsp_ready_i;/rsp_valid_d  = 1'b0;/|the response register drops a response the LSU has not taken (microarchitecture 1.2)
 LIST
@@ -86,3 +93,5 @@ printf '%-16s %-13s %-8s %s\n' MUTANT JOB RESULT COUNTEREXAMPLE
 for s in "${summary[@]}"; do echo "$s"; done
 echo "total: $n mutants, $bad not caught, $(( $(date +%s) - t0 )) s wall"
 [ $n -gt 0 ] && [ $bad -eq 0 ]
+exit
+}

@@ -10,6 +10,8 @@
 # build/formal), FV_PAR (default 1, a whole number >= 1). Exit status 0 when every job PASSed, 1
 # otherwise (FAIL, UNKNOWN or ERROR); 2 for a bad command line or FV_PAR.
 set -u
+# One block, parsed whole before it runs: editing this script during a run cannot change that run.
+{
 here=$(cd "$(dirname "$0")" && pwd)
 jobs_file=$1; shift
 rtl=${FV_RTL:-rtl}
@@ -20,7 +22,11 @@ case $par in ''|*[!0-9]*|0) echo "run_jobs.sh: FV_PAR must be a whole number >= 
 mkdir -p "$out"
 t0=$(date +%s)
 names=()
-while IFS='|' read -r name mode depth top params defines; do
+# The job file is read whole before the first job starts, so that editing it during a run neither
+# re-runs nor skips a job.
+mapfile -t job_lines <"$jobs_file" || { echo "run_jobs.sh: cannot read $jobs_file" >&2; exit 2; }
+for line in "${job_lines[@]}"; do
+    IFS='|' read -r name mode depth top params defines <<<"$line"
     case $name in ''|'#'*) continue ;; esac
     if [ $# -gt 0 ] && [[ $want != *" $name "* ]]; then continue; fi
     names+=("$name")
@@ -28,7 +34,7 @@ while IFS='|' read -r name mode depth top params defines; do
     rm -f "$out/$name/status"
     nice bash "$here/fv.sh" "$name" "$mode" "$depth" "$top" "$params" "$defines" "$rtl" "$out" </dev/null &
     while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n || true; done
-done <"$jobs_file"
+done
 wait
 [ ${#names[@]} -gt 0 ] || { echo "run_jobs.sh: no job selected" >&2; exit 2; }
 
@@ -47,3 +53,5 @@ for n in "${names[@]}"; do
 done
 echo "total: ${#names[@]} jobs, $bad not passed, $(( $(date +%s) - t0 )) s wall"
 [ $bad -eq 0 ]
+exit
+}
