@@ -178,17 +178,28 @@ module ga_check #(
     assign strip_o[64*l +: 64] = va;
   end
 
-  // Lowest failing lane (spec §4.4): priority from the top down so the lowest index wins.
+  // Lowest failing lane (spec §4.4). The lowest set bit of fault_o is isolated as a one-hot word
+  // (lane l fails and no lower lane does: an OR tree per lane), and lane, kind and address are its
+  // AND-OR multiplexers: OR trees of depth log2(Lanes) instead of a Lanes-deep chain of priority
+  // multiplexers (the 32-lane unit's accept path, docs/fpga.md §11.3). No lane fails: first_oh is
+  // zero and so are the outputs (EXC_NONE is 0).
+  logic [Lanes-1:0] first_oh;
+  for (genvar l = 0; l < Lanes; l++) begin : gen_first
+    if (l == 0) begin : gen_l0
+      assign first_oh[l] = fault_o[l];
+    end else begin : gen_ln
+      assign first_oh[l] = fault_o[l] && (fault_o[l-1:0] == '0);
+    end
+  end
   `GA_ALWAYS_COMB begin
     first_lane_o = '0;
     first_kind_o = ga_pkg::EXC_NONE;
     first_addr_o = '0;
-    for (int l = Lanes - 1; l >= 0; l--) begin
-      if (fault_o[l]) begin
-        first_lane_o = ga_pkg::LaneW'(l);
-        first_kind_o = kind[ga_pkg::ExcW*l +: ga_pkg::ExcW];
-        first_addr_o = shared_i ? {32'd0, addr_i[64*l +: 32]} : addr_i[64*l +: 64];
-      end
+    for (int l = 0; l < Lanes; l++) begin
+      first_lane_o = first_lane_o | ({ga_pkg::LaneW{first_oh[l]}} & ga_pkg::LaneW'(l));
+      first_kind_o = first_kind_o | ({ga_pkg::ExcW{first_oh[l]}} & kind[ga_pkg::ExcW*l +: ga_pkg::ExcW]);
+      first_addr_o = first_addr_o | ({64{first_oh[l]}} &
+                                     (shared_i ? {32'd0, addr_i[64*l +: 32]} : addr_i[64*l +: 64]));
     end
   end
   assign first_valid_o = |fault_o;
