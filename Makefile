@@ -90,15 +90,17 @@ TEST_SW_BUILD = apps cudart cudart-rtl gaptx $(BUILD)/san/ptx/gaptx $(BUILD)/cos
 TEST_SW := test-gaptx test-ptx-corpus test-cudart test-corpus corpus-san corpus-native-check
 
 # test-hw: the formal proofs (mk/formal.mk), the lockstep runs of ga_mlu's FPGA options (RegLookup,
-# EndForm; mk/tb.mk) and the FPGA RTL's lint. Most are single-threaded, so they run two at a time (-j2,
-# output grouped per target), after the libraries they share are built.
+# EndForm; mk/tb.mk), the FPGA RTL's lint and the smallest ECP5 build through place and route to a
+# bitstream (fpga-ecp5-quick, mk/fpga.mk: the pinned YoWASP tools from PyPI, then about 3 minutes).
+# Most are single-threaded, so they run two at a time (-j2, output grouped per target), after the
+# libraries they share are built.
 # test-full-hw (make test-full, not CI: make test must stay under 35 minutes on an idle 2-core machine,
 # and with these it took 58 minutes measured): the gate-level co-simulation (mk/synth.mk; about 8 CPU minutes),
 # the board core and the ECP5 system board tops (fpga-sim-sys, about 2.5 min after its two Verilator
 # builds of 1 and 3 min) driven by gaprobe behind a pty and the hx8k_m8 bitstream (mk/fpga.mk), the system RTL
 # checks and its co-simulation (mk/system.mk, mk/tb.mk). Also not in CI (minutes each, documented where
 # they live): formal-full, formal-mutants, fpga-equiv, synth, fpga, cosim-mutant, coverage.
-TEST_HW := formal cosim-opt fpga-lint
+TEST_HW := formal cosim-opt fpga-lint fpga-ecp5-quick
 TEST_FULL_HW := gatesim fpga-sim fpga-sim-sys fpga-quick sys-rtl-check cosim-sys
 
 # make test is a prerequisite list: one target test-step/<step> per step, each running `make <step>`
@@ -125,7 +127,7 @@ test-sw: ## The software half of make test, two at a time: test-gaptx test-ptx-c
 	@$(MAKE) --no-print-directory -j2 $(TEST_SW_BUILD)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target $(TEST_SW)
 
-test-hw: ## The hardware flows of make test, two at a time: formal cosim-opt fpga-lint
+test-hw: ## The hardware flows of make test, two at a time: formal cosim-opt fpga-lint fpga-ecp5-quick
 	@$(MAKE) --no-print-directory $(BUILD)/rel/libgamodel.a $(BUILD)/rel/libgatrace.a
 	@$(MAKE) --no-print-directory -j2 --output-sync=target $(TEST_HW)
 

@@ -4,11 +4,9 @@
 #
 #   ecp5.sh NAME DEVICE PACKAGE SPEED MHZ TOP "CHPARAMS" LPF OUT [SEED]
 #
-# DEVICE 25k|45k|85k, PACKAGE e.g. CABGA381 (ULX3S) or CSFBGA285 (OrangeCrab), SPEED 6|7|8, MHZ the
-# clock nextpnr is asked to meet, TOP a board top (bitstream written) or ga_ecp5_probe (timing only),
-# LPF the constraint file. The tools are the pinned YoWASP packages of the project's virtual
-# environment (make deps-ecp5: build/fpga-venv): Debian 12 has no ECP5 tools, and its Yosys 0.23 stays
-# the Yosys of every other flow (iCE40, formal, lint).
+# nextpnr routes with ECP5_ROUTER (router1, nextpnr's default and this script's, or router2);
+# ECP5_ROUTE_MIN > 0 stops it after that many minutes (result.txt then says so and keeps nextpnr's
+# estimate after placement); 0, the default, waits.
 set -u
 name=$1 device=$2 package=$3 speed=$4 mhz=$5 top=$6 params=$7 lpf=$8 out=$9 seed=${10:-1}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,22 +36,35 @@ if ! "$yosys" -q -l "$dir/synth.log" "$dir/synth.ys" >/dev/null 2>&1; then
     echo "ecp5.sh: $name: synthesis failed ($dir/synth.log)"; tail -5 "$dir/synth.log"; exit 1
 fi
 t1=$(date +%s)
-"$pnr" --$device --package "$package" --speed "$speed" --json "$dir/$name.json" --lpf "$lpf" \
-    --textcfg "$dir/$name.config" --freq "$mhz" --timing-allow-fail --seed "$seed" --report "$dir/report.json" \
-    >"$dir/pnr.log" 2>&1
+router=${ECP5_ROUTER:-router1}
+route_min=${ECP5_ROUTE_MIN:-0}
+case "$router" in router1|router2) ;; *) echo "ecp5.sh: ECP5_ROUTER=$router: router1 or router2"; exit 2;; esac
+case "$route_min" in ''|*[!0-9]*) echo "ecp5.sh: ECP5_ROUTE_MIN=$route_min: a whole number of minutes"; exit 2;; esac
+# One nextpnr call: placing, writing the placed netlist and routing it in a second call gave another
+# (lower) post-route Fmax for the same placement (59.52 against 65.23 MHz for orangecrab_m8_va16).
+# With ECP5_ROUTE_MIN the call is stopped after that many minutes; the log then ends in routing and
+# holds only the estimate after placement.
+if [ "$route_min" -gt 0 ]; then to=(timeout "${route_min}m"); else to=(); fi
+"${to[@]}" "$pnr" --$device --package "$package" --speed "$speed" --json "$dir/$name.json" --lpf "$lpf" \
+    --textcfg "$dir/$name.config" --freq "$mhz" --timing-allow-fail --seed "$seed" --router "$router" \
+    --report "$dir/report.json" >"$dir/pnr.log" 2>&1
 rc=$?
+routed=yes
+if [ $rc -eq 124 ]; then routed="stopped after $route_min min"; rc=0
+elif [ $rc -ne 0 ]; then routed=no
+fi
 t2=$(date +%s)
 fits=yes
 if [ $rc -ne 0 ]; then
-    if grep -qi 'unable to place\|not enough\|exceeds\|too many' "$dir/pnr.log"; then fits=no; else
+    if grep -qi 'unable to place\|unable to find legal placement\|utilisation limit\|not enough\|exceeds\|too many' "$dir/pnr.log"; then fits=no; else
         echo "ecp5.sh: $name: place and route failed ($dir/pnr.log)"; tail -5 "$dir/pnr.log"; exit 1; fi
 fi
 bit=none
-if [ "$fits" = yes ] && [ "$top" != ga_ecp5_probe ]; then
+if [ "$fits" = yes ] && [ "$routed" = yes ] && [ "$top" != ga_ecp5_probe ]; then
     "$pack" --compress "$dir/$name.config" "$dir/$name.bit" >"$dir/pack.log" 2>&1 && bit="$dir/$name.bit"
 fi
 t3=$(date +%s)
 python3 "$root/fpga/ecp5/result.py" "$out" "$name" "name=$name" "device=$device" "package=$package" \
     "speed=$speed" "top=$top" "params=$params" "mhz=$mhz" "seed=$seed" "fits=$fits" "bitstream=$bit" \
-    "synth_s=$((t1 - t0))" "pnr_s=$((t2 - t1))" "pack_s=$((t3 - t2))" \
+    "router=$router" "routed=$routed" "synth_s=$((t1 - t0))" "pnr_s=$((t2 - t1))" "pack_s=$((t3 - t2))" \
     "tools=$("$yosys" -V 2>/dev/null | head -1 | cut -d'(' -f1)/ $("$pnr" --version 2>&1 | tail -1)"

@@ -253,37 +253,52 @@ deps-ecp5: $(ECP5_STAMP) ## Install the pinned YoWASP Yosys + nextpnr-ecp5 into 
 #   probe_sys4_m16_l4 the goal system alone between registers on the 85F: 4 SMs, 16-entry MLBs, 4 lanes,
 #                     compiler mode, 50 MHz
 #   ulx3s_sys4_m16_l4 ULX3S 85F system board top (docs/fpga.md §12): ga_system, 4 SMs, 16-entry MLBs,
-#                     4 lanes, full width, compiler mode, protocol version 2, 50 MHz PLL
+#                     4 lanes, full width, compiler mode, protocol version 2, 50 MHz PLL (does not fit:
+#                     106 % of the LUTs, docs/fpga.md §11.3)
+#   ulx3s_sys4_m16_l2 / ulx3s_sys4_m16_l1  the same system board with 2 / 1 lanes
 #   orangecrab_sys2_m8_va16  OrangeCrab 25F system board top: 2 SMs, 8-entry MLBs, 1 lane, VA and md kept
 #                     to 16 bits (orangecrab_m8_va16's core twice), 48 MHz
 ECP5_BUILDS       := orangecrab_m8_va16 orangecrab_m8 ulx3s_m16_l16 probe_mlu_m16_l32 probe_sys4_m16_l4 \
-                     ulx3s_sys4_m16_l4 orangecrab_sys2_m8_va16
+                     ulx3s_sys4_m16_l4 ulx3s_sys4_m16_l2 ulx3s_sys4_m16_l1 orangecrab_sys2_m8_va16
 ECP5_BUILDS_QUICK := orangecrab_m8_va16
 ECP5_SEED         ?= 1
+# nextpnr's router for the routing pass (router1, nextpnr's default, or router2) and a limit on that pass
+# in minutes (0: none; a stopped pass leaves the placement estimate in result.txt): docs/fpga.md §11.2.
+# ECP5_ROUTER unset: router2 for the 85F builds (router1 did not converge on them in an hour, router2
+# routed the 32-lane unit in 10 minutes), router1 for the OrangeCrab builds (their figures in §11.3).
+ECP5_ROUTER       ?=
+ECP5_ROUTE_MIN    ?= 0
+ECP5_ROUTER2_BUILDS := ulx3s_m16_l16 probe_mlu_m16_l32 probe_sys4_m16_l4 ulx3s_sys4_m16_l4 ulx3s_sys4_m16_l2 \
+                       ulx3s_sys4_m16_l1
+ecp5_router = $(or $(ECP5_ROUTER),$(if $(filter $(1),$(ECP5_ROUTER2_BUILDS)),router2,router1))
 ecp5_orangecrab_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16" constraints/orangecrab_25f.lpf
 ecp5_orangecrab_m8     := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1" constraints/orangecrab_25f.lpf
 ecp5_ulx3s_m16_l16     := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 16" constraints/ulx3s_85f.lpf
 ecp5_probe_mlu_m16_l32 := 85k CABGA381 6 60 ga_ecp5_probe "-set NumSms 0 -set MlbEntries 16 -set Lanes 32 -set HwOnly 0" constraints/ecp5_probe_85f.lpf
 ecp5_probe_sys4_m16_l4 := 85k CABGA381 6 50 ga_ecp5_probe "-set NumSms 4 -set MlbEntries 16 -set Lanes 4 -set HwOnly 0" constraints/ecp5_probe_85f.lpf
 ecp5_ulx3s_sys4_m16_l4 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 4 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12" constraints/ulx3s_85f.lpf
+ecp5_ulx3s_sys4_m16_l2 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 2 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12" constraints/ulx3s_85f.lpf
+ecp5_ulx3s_sys4_m16_l1 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12" constraints/ulx3s_85f.lpf
 ecp5_orangecrab_sys2_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set NumSms 2 -set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16" constraints/orangecrab_25f.lpf
 ECP5_DEPS := $(FPGA_RTL) $(filter-out $(RTL_SRC),$(RTL_SYS_SRC)) $(RTL_DEPS) $(wildcard fpga/ecp5/*.sv) fpga/ecp5.sh fpga/ecp5/result.py
 
 $(ECP5_DIR)/%/result.txt: $(ECP5_DEPS) $(ECP5_STAMP)
 	@mkdir -p $(ECP5_DIR)
 	@w='$(ecp5_$*)'; eval "set -- $$w"; \
-	  bash fpga/ecp5.sh $* "$$1" "$$2" "$$3" "$$4" "$$5" "$$6" "$$7" $(ECP5_DIR) $(ECP5_SEED)
+	  ECP5_ROUTER=$(call ecp5_router,$*) ECP5_ROUTE_MIN=$(ECP5_ROUTE_MIN) bash fpga/ecp5.sh $* "$$1" "$$2" "$$3" "$$4" "$$5" "$$6" "$$7" $(ECP5_DIR) $(ECP5_SEED)
 
 .PHONY: fpga-ecp5 fpga-ecp5-quick
 fpga-ecp5: ## ECP5 builds (ULX3S 85F, OrangeCrab 25F, the goal unit and system alone): LUTs, FFs, EBR, DSP, Fmax (docs/fpga.md §11; long)
 	@$(MAKE) --no-print-directory $(foreach b,$(ECP5_BUILDS),$(ECP5_DIR)/$(b)/result.txt)
 	@for b in $(ECP5_BUILDS); do sed -n 's/^\(name\|fits\|lut4\|ff\|ebr\|dsp\|fmax_mhz\|timing\|pnr_s\)=/\1=/p' $(ECP5_DIR)/$$b/result.txt | paste -sd' '; done
 
-fpga-ecp5-quick: ## CI: the smallest ECP5 build (OrangeCrab 25F, 8 entries, 16-bit VA): synthesis, place and route, bitstream
+fpga-ecp5-quick: ## CI (make test-hw): the smallest ECP5 build (OrangeCrab 25F, 8 entries, 16-bit VA): synthesis, place and route, bitstream (~3 min)
 	@$(MAKE) --no-print-directory $(foreach b,$(ECP5_BUILDS_QUICK),$(ECP5_DIR)/$(b)/result.txt)
 	@for b in $(ECP5_BUILDS_QUICK); do \
 	  grep -q '^fits=yes' $(ECP5_DIR)/$$b/result.txt || { echo "fpga-ecp5-quick: $$b does not fit"; exit 1; }; \
-	  grep -q '^bitstream=.*\.bit' $(ECP5_DIR)/$$b/result.txt || { echo "fpga-ecp5-quick: $$b: no bitstream"; exit 1; }; \
+	  grep -q '^bitstream=.*\.bit' $(ECP5_DIR)/$$b/result.txt && [ -s $(ECP5_DIR)/$$b/$$b.bit ] || \
+	    { echo "fpga-ecp5-quick: $$b: no bitstream"; exit 1; }; \
+	  grep -q '^timing=PASS' $(ECP5_DIR)/$$b/result.txt || echo "fpga-ecp5-quick: $$b misses its clock (docs/fpga.md §11.3)"; \
 	  echo "$$b: $$(grep '^\(lut4\|ff\|ebr\|fmax_mhz\|timing\|synth_s\|pnr_s\)=' $(ECP5_DIR)/$$b/result.txt | paste -sd' ')"; done
 
 # The hx8k_m8 goal build at several nextpnr seeds (issue 14: >= 40 MHz at every one of five seeds).

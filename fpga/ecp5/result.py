@@ -62,12 +62,18 @@ def write(d: str, name: str, pairs: list) -> None:
         res["clock"], res["fmax_mhz"], res["timing"], res["target_mhz"] = fm[-1]
     else:
         res["fmax_mhz"], res["timing"] = "-", "-"
+    # nextpnr prints the figure twice: estimated after placement, then post-route
+    res["place_fmax_mhz"] = fm[0][1] if fm else "-"
+    if res.get("routed", "yes") != "yes":
+        # a routing run that was stopped prints no post-route figure: keep only the placement estimate
+        res["fmax_mhz"], res["timing"] = "-", "-"
     res["critical"] = critical(os.path.join(base, "report.json"))
     with open(os.path.join(base, "result.txt"), "w", encoding="utf-8") as f:
         for k, v in res.items():
             f.write(f"{k}={v}\n")
     print(f"ecp5   {name}: fits {res.get('fits')}, LUT4 {res['lut4']}, FF {res['ff']}, EBR {res['ebr']}, "
           f"DSP {res['dsp']}, Fmax {res['fmax_mhz']} MHz ({res['timing']} at {res.get('mhz')}), "
+          f"placement estimate {res['place_fmax_mhz']} MHz, routed {res.get('routed')} ({res.get('router')}), "
           f"synth {res.get('synth_s')} s, pnr {res.get('pnr_s')} s")
 
 
@@ -82,9 +88,17 @@ def table(d: str, names: list) -> None:
         except OSError:
             print(f"| `{n}` | not built | | | | | | | | | | |")
             continue
+        routed = r.get("routed", "yes")
+        if r.get("fits") == "no":
+            fmax, routed = "does not fit: placement fails", "no"
+        elif routed == "yes":
+            fmax = f"{r.get('fmax_mhz')} MHz (seed {r.get('seed')}, {r.get('router', 'router1')})"
+        else:
+            fmax = (f"{r.get('place_fmax_mhz')} MHz estimated after placement (seed {r.get('seed')}); "
+                    f"routing ({r.get('router', 'router1')}) {routed}")
         print(f"| `{n}` | {r.get('top')} | LFE5U-{r.get('device', '').upper()} | {r.get('params')} | "
               f"{r.get('mhz')} MHz | {r.get('lut4')} | {r.get('ff')} | {r.get('ebr')} | {r.get('dsp')} | "
-              f"{r.get('fmax_mhz')} MHz (seed {r.get('seed')}) | {r.get('timing')} | "
+              f"{fmax} | {r.get('timing') if routed == 'yes' else ('-' if r.get('fits') == 'no' else 'not routed')} | "
               f"{r.get('synth_s')} s / {r.get('pnr_s')} s |")
 
 
