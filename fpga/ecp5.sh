@@ -17,13 +17,23 @@ pack=$venv/bin/yowasp-ecppack
 for t in "$yosys" "$pnr" "$pack"; do
     [ -x "$t" ] || { echo "ecp5.sh: $t not found: run 'make deps-ecp5' (YoWASP tools in build/fpga-venv)"; exit 1; }
 done
+# The YoWASP tools see the host's directories by their absolute paths except /tmp, which they map to
+# a temporary directory of their own: a tree or build directory under /tmp (a clean clone there) is
+# invisible by its absolute path. So the tools are run from the repository root and given every path
+# relative to it (the runtime maps "." and its parents too).
+mkdir -p "$out" || exit 1
+out=$(cd "$out" && pwd)
+lpf=$(cd "$(dirname "$lpf")" && pwd)/$(basename "$lpf")
+cd "$root" || exit 1
+out=$(realpath --relative-to=. "$out")
+lpf=$(realpath --relative-to=. "$lpf")
 dir="$out/$name"
 rm -rf "$dir"
 mkdir -p "$dir"
 # rtl/ga_mlu.f and rtl/ga_system.f (ga_pkg.sv includes ga_isa.svh, found next to it), then the boards'
-srcs="$(sed "s#^#$root/#" "$root/rtl/ga_mlu.f" "$root/rtl/ga_system.f") $root/fpga/ecp5/ga_ecp5_probe.sv
-      $root/fpga/rtl/ga_uart_rx.sv $root/fpga/rtl/ga_uart_tx.sv $root/fpga/rtl/ga_board_mem.sv
-      $root/fpga/rtl/ga_board_core.sv $root/fpga/ecp5/ga_board_ulx3s.sv $root/fpga/ecp5/ga_board_orangecrab.sv"
+srcs="$(cat rtl/ga_mlu.f rtl/ga_system.f) fpga/ecp5/ga_ecp5_probe.sv
+      fpga/rtl/ga_uart_rx.sv fpga/rtl/ga_uart_tx.sv fpga/rtl/ga_board_mem.sv
+      fpga/rtl/ga_board_core.sv fpga/ecp5/ga_board_ulx3s.sv fpga/ecp5/ga_board_orangecrab.sv"
 t0=$(date +%s)
 cat > "$dir/synth.ys" <<YS
 read_verilog -sv $(echo $srcs)
@@ -64,7 +74,7 @@ if [ "$fits" = yes ] && [ "$routed" = yes ] && [ "$top" != ga_ecp5_probe ]; then
     "$pack" --compress "$dir/$name.config" "$dir/$name.bit" >"$dir/pack.log" 2>&1 && bit="$dir/$name.bit"
 fi
 t3=$(date +%s)
-python3 "$root/fpga/ecp5/result.py" "$out" "$name" "name=$name" "device=$device" "package=$package" \
+python3 fpga/ecp5/result.py "$out" "$name" "name=$name" "device=$device" "package=$package" \
     "speed=$speed" "top=$top" "params=$params" "mhz=$mhz" "seed=$seed" "fits=$fits" "bitstream=$bit" \
     "router=$router" "routed=$routed" "synth_s=$((t1 - t0))" "pnr_s=$((t2 - t1))" "pack_s=$((t3 - t2))" \
     "tools=$("$yosys" -V 2>/dev/null | head -1 | cut -d'(' -f1)/ $("$pnr" --version 2>&1 | tail -1)"
