@@ -4,6 +4,11 @@
 #
 #   ecp5.sh NAME DEVICE PACKAGE SPEED MHZ TOP "CHPARAMS" LPF OUT [SEED]
 #
+# DEVICE 25k|45k|85k, PACKAGE e.g. CABGA381 (ULX3S) or CSFBGA285 (OrangeCrab), SPEED 6|7|8, MHZ the
+# clock nextpnr is asked to meet, TOP a board top (bitstream written) or ga_ecp5_probe (timing only),
+# LPF the constraint file. The tools are the pinned YoWASP packages of the project's virtual
+# environment (make deps-ecp5: build/fpga-venv): Debian 12 has no ECP5 tools, and its Yosys 0.23 stays
+# the Yosys of every other flow (iCE40, formal, lint).
 # nextpnr routes with ECP5_ROUTER (router1, nextpnr's default and this script's, or router2);
 # ECP5_ROUTE_MIN > 0 stops it after that many minutes (result.txt then says so and keeps nextpnr's
 # estimate after placement); 0, the default, waits.

@@ -90,15 +90,16 @@ def table(d: str, names: list) -> None:
             continue
         routed = r.get("routed", "yes")
         if r.get("fits") == "no":
-            fmax, routed = "does not fit: placement fails", "no"
+            fmax, at = "does not fit: placement fails", "-"
         elif routed == "yes":
-            fmax = f"{r.get('fmax_mhz')} MHz (seed {r.get('seed')}, {r.get('router', 'router1')})"
+            fmax, at = f"{r.get('fmax_mhz')} MHz (seed {r.get('seed')}, {r.get('router', 'router1')})", r.get("timing")
         else:
             fmax = (f"{r.get('place_fmax_mhz')} MHz estimated after placement (seed {r.get('seed')}); "
                     f"routing ({r.get('router', 'router1')}) {routed}")
+            at = "not routed"
         print(f"| `{n}` | {r.get('top')} | LFE5U-{r.get('device', '').upper()} | {r.get('params')} | "
               f"{r.get('mhz')} MHz | {r.get('lut4')} | {r.get('ff')} | {r.get('ebr')} | {r.get('dsp')} | "
-              f"{fmax} | {r.get('timing') if routed == 'yes' else ('-' if r.get('fits') == 'no' else 'not routed')} | "
+              f"{fmax} | {at} | "
               f"{r.get('synth_s')} s / {r.get('pnr_s')} s |")
 
 
