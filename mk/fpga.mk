@@ -250,16 +250,18 @@ deps-ecp5: $(ECP5_STAMP) ## Install the pinned YoWASP Yosys + nextpnr-ecp5 into 
 #                     full width, compiler mode, 60 MHz PLL
 #   probe_mlu_m16_l32 the goal unit alone between registers on the 85F: one MLU, 16 entries, 32 lanes,
 #                     full 64-bit width, compiler mode, the FPGA options, 60 MHz
+#   probe_mlu_m16_l32_rc  the same with RegCheck 3: the check's three register stages (docs/fpga.md §11.3)
 #   probe_sys4_m16_l4 the goal system alone between registers on the 85F: 4 SMs, 16-entry MLBs, 4 lanes,
 #                     compiler mode, 50 MHz
+#   probe_sys4_m16_l4_rc  the same with RegCheck 3
 #   ulx3s_sys4_m16_l4 ULX3S 85F system board top (docs/fpga.md §12): ga_system, 4 SMs, 16-entry MLBs,
 #                     4 lanes, full width, compiler mode, protocol version 2, 50 MHz PLL (does not fit:
 #                     106 % of the LUTs, docs/fpga.md §11.3)
 #   ulx3s_sys4_m16_l2 / ulx3s_sys4_m16_l1  the same system board with 2 / 1 lanes
 #   orangecrab_sys2_m8_va16  OrangeCrab 25F system board top: 2 SMs, 8-entry MLBs, 1 lane, VA and md kept
 #                     to 16 bits (orangecrab_m8_va16's core twice), 48 MHz
-ECP5_BUILDS       := orangecrab_m8_va16 orangecrab_m8 ulx3s_m16_l16 probe_mlu_m16_l32 probe_sys4_m16_l4 \
-                     ulx3s_sys4_m16_l4 ulx3s_sys4_m16_l2 ulx3s_sys4_m16_l1 orangecrab_sys2_m8_va16
+ECP5_BUILDS       := orangecrab_m8_va16 orangecrab_m8 ulx3s_m16_l16 probe_mlu_m16_l32 probe_mlu_m16_l32_rc probe_sys4_m16_l4 \
+                     probe_sys4_m16_l4_rc ulx3s_sys4_m16_l4 ulx3s_sys4_m16_l2 ulx3s_sys4_m16_l1 orangecrab_sys2_m8_va16
 ECP5_BUILDS_QUICK := orangecrab_m8_va16
 ECP5_SEED         ?= 1
 # nextpnr's router for the routing pass (router1, nextpnr's default, or router2) and a limit on that pass
@@ -268,14 +270,16 @@ ECP5_SEED         ?= 1
 # routed the 32-lane unit in 10 minutes), router1 for the OrangeCrab builds (their figures in §11.3).
 ECP5_ROUTER       ?=
 ECP5_ROUTE_MIN    ?= 0
-ECP5_ROUTER2_BUILDS := ulx3s_m16_l16 probe_mlu_m16_l32 probe_sys4_m16_l4 ulx3s_sys4_m16_l4 ulx3s_sys4_m16_l2 \
+ECP5_ROUTER2_BUILDS := ulx3s_m16_l16 probe_mlu_m16_l32 probe_mlu_m16_l32_rc probe_sys4_m16_l4 probe_sys4_m16_l4_rc ulx3s_sys4_m16_l4 ulx3s_sys4_m16_l2 \
                        ulx3s_sys4_m16_l1
 ecp5_router = $(or $(ECP5_ROUTER),$(if $(filter $(1),$(ECP5_ROUTER2_BUILDS)),router2,router1))
 ecp5_orangecrab_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16" constraints/orangecrab_25f.lpf
 ecp5_orangecrab_m8     := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1" constraints/orangecrab_25f.lpf
 ecp5_ulx3s_m16_l16     := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 16" constraints/ulx3s_85f.lpf
 ecp5_probe_mlu_m16_l32 := 85k CABGA381 6 60 ga_ecp5_probe "-set NumSms 0 -set MlbEntries 16 -set Lanes 32 -set HwOnly 0" constraints/ecp5_probe_85f.lpf
+ecp5_probe_mlu_m16_l32_rc := 85k CABGA381 6 60 ga_ecp5_probe "-set NumSms 0 -set MlbEntries 16 -set Lanes 32 -set HwOnly 0 -set RegCheck 3" constraints/ecp5_probe_85f.lpf
 ecp5_probe_sys4_m16_l4 := 85k CABGA381 6 50 ga_ecp5_probe "-set NumSms 4 -set MlbEntries 16 -set Lanes 4 -set HwOnly 0" constraints/ecp5_probe_85f.lpf
+ecp5_probe_sys4_m16_l4_rc := 85k CABGA381 6 50 ga_ecp5_probe "-set NumSms 4 -set MlbEntries 16 -set Lanes 4 -set HwOnly 0 -set RegCheck 3" constraints/ecp5_probe_85f.lpf
 ecp5_ulx3s_sys4_m16_l4 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 4 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_sys4_m16_l2 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 2 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_sys4_m16_l1 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12" constraints/ulx3s_85f.lpf

@@ -35,12 +35,16 @@ RTL_LINT_CFGS := \
   ga_mlb:TagBits=7,Entries=8,EndForm=1,AgeForm=1 ga_mlb:TagBits=16,Entries=64,AgeForm=1 \
   ga_check:TagBits=7,Lanes=1 ga_check:TagBits=16,Lanes=32 \
   ga_check:TagBits=7,Lanes=1,EndForm=1 ga_check:TagBits=16,Lanes=32,EndForm=1 \
+  ga_check:TagBits=7,Lanes=5,RegStages=1 ga_check:TagBits=16,Lanes=32,EndForm=1,RegStages=2 \
+  ga_check:TagBits=7,Lanes=32,EndForm=1,RegStages=3 \
   ga_walker:TagBits=7 ga_walker:TagBits=16 ga_walker:TagBits=7,EndForm=1 ga_walker:TagBits=7,HasIndex=0 \
   ga_mlu_cfg:HwOnly=1,HasIndex=1 ga_mlu_cfg:HwOnly=0,HasIndex=0 ga_mlu_hwseq:TagBits=7,Lanes=1 \
-  ga_mlu_hwseq:TagBits=16,Lanes=32 ga_mlu_rsp:IdW=1,Lanes=1 ga_mlu_rsp:IdW=16,Lanes=32 \
+  ga_mlu_hwseq:TagBits=16,Lanes=32 ga_mlu_rsp:IdW=1,Lanes=1 ga_mlu_rsp:IdW=16,Lanes=32 ga_mlu_rsp:IdW=4,Lanes=32,LaneLoad=1 \
   $(foreach t,7 16,$(foreach e,8 16,$(foreach l,1 32,ga_mlu:TagBits=$(t),MlbEntries=$(e),Lanes=$(l)))) \
   ga_mlu:TagBits=7,MlbEntries=1,Lanes=2,IdW=1 ga_mlu:TagBits=16,MlbEntries=64,Lanes=32,IdW=16 \
-  ga_mlu:TagBits=7,MlbEntries=8,Lanes=2,IdW=1,EndForm=1,HwOnly=0 ga_mlu:TagBits=16,MlbEntries=4,Lanes=1,EndForm=1 ga_mlu:TagBits=7,MlbEntries=8,Lanes=1,EndForm=1,RegLookup=1,HwOnly=0,HasIndex=0 ga_mlu:TagBits=16,MlbEntries=16,Lanes=32,RegLookup=1
+  ga_mlu:TagBits=7,MlbEntries=8,Lanes=2,IdW=1,EndForm=1,HwOnly=0 ga_mlu:TagBits=16,MlbEntries=4,Lanes=1,EndForm=1 ga_mlu:TagBits=7,MlbEntries=8,Lanes=1,EndForm=1,RegLookup=1,HwOnly=0,HasIndex=0 ga_mlu:TagBits=16,MlbEntries=16,Lanes=32,RegLookup=1 \
+  ga_mlu:TagBits=7,MlbEntries=16,Lanes=32,EndForm=1,RegLookup=1,RegCheck=3,HwOnly=0,HasIndex=0 \
+  ga_mlu:TagBits=16,MlbEntries=8,Lanes=2,RegLookup=1,RegCheck=1
 
 # Yosys generic synthesis runs: name, top, chparam arguments. ga_mlu at Lanes=32 takes minutes and is
 # kept out of rtl-check (target rtl-yosys-big).
@@ -107,12 +111,13 @@ rtl-yosys: $(addprefix rtl-yosys-,$(RTL_YOSYS_RUNS)) ## Yosys generic synth of e
 
 rtl-yosys-big: rtl-yosys-mlu-t7e8l32 ## Yosys synth of ga_mlu at Lanes=32 (slow: minutes)
 
-# Icarus: every file compiles, ga_mlu elaborates at two parameter sets; then the smoke test.
-rtl-icarus: ## Icarus -g2012 compile of all RTL (three ga_mlu configurations), then icarus-smoke
+# Icarus: every file compiles, ga_mlu elaborates at four parameter sets; then the smoke test.
+rtl-icarus: ## Icarus -g2012 compile of all RTL (four ga_mlu configurations), then icarus-smoke
 	@mkdir -p $(RTL_BUILD)
 	@for p in "-Pga_mlu.Lanes=32 -Pga_mlu.MlbEntries=16 -Pga_mlu.TagBits=16" \
 	          "-Pga_mlu.Lanes=1 -Pga_mlu.MlbEntries=8 -Pga_mlu.TagBits=7" \
-	          "-Pga_mlu.Lanes=2 -Pga_mlu.MlbEntries=8 -Pga_mlu.TagBits=7 -Pga_mlu.EndForm=1 -Pga_mlu.HwOnly=0 -Pga_mlu.RegLookup=1"; do \
+	          "-Pga_mlu.Lanes=2 -Pga_mlu.MlbEntries=8 -Pga_mlu.TagBits=7 -Pga_mlu.EndForm=1 -Pga_mlu.HwOnly=0 -Pga_mlu.RegLookup=1" \
+	          "-Pga_mlu.Lanes=5 -Pga_mlu.MlbEntries=8 -Pga_mlu.TagBits=7 -Pga_mlu.EndForm=1 -Pga_mlu.RegLookup=1 -Pga_mlu.RegCheck=3"; do \
 	  echo "icarus ga_mlu $$p"; \
 	  $(IVERILOG) -g2012 $(RTL_INC) -s ga_mlu $$p -o $(RTL_BUILD)/ga_mlu.vvp $(RTL_SRC) \
 	    2> $(RTL_BUILD)/iverilog.log; rc=$$?; \

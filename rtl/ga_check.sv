@@ -1,8 +1,8 @@
 // Copyright GPUArmor contributors.
 //
 // ga_check -- the memory-safety check logic (paper §5.2 "Memory Safety Check Logic", Figure 6;
-// spec §3.1, §4.2, §4.3, §4.4, §5.4). Pure combinational: Lanes lane checks in parallel against
-// one metadata entry.
+// spec §3.1, §4.2, §4.3, §4.4, §5.4). Combinational (RegStages 0, the default; else pipelined, see
+// RegStages): Lanes lane checks in parallel against one metadata entry.
 //
 //   addr_i[l] --+--> strip: va(addr)                                   --> strip_o[l]
 //               +--> match rule M1..M3 vs (etb_i, esize_i)              --> match_o[l]
@@ -35,7 +35,18 @@
 //                      (exact integers; off < esize && S <= esize - off <=> off + S <= esize as S >= 1).
 //                      Two chains in series, and with narrow operands (high bits held at 0, the FPGA
 //                      narrow builds) every chain is as narrow as the operands.
-// No handshake: outputs follow inputs in the same cycle.
+//   RegStages 0 .. 3   register stages (the FPGA builds' accept path, docs/fpga.md §11.3). 0 (default):
+//                      pure combinational, outputs follow inputs in the same cycle, clk_i unused.
+//                      1: the inputs are registered (the entry operands once per group of GrpLanes
+//                      lanes, kept apart so that each copy can sit next to its lanes; with EndForm 1
+//                      also the entry's end bound, computed once before the register). 2: and every
+//                      lane's verdict (kind, match, fault). 3: and the outputs (fault_o, match_o,
+//                      first_*). Contract: with the inputs held the same in cycles t-RegStages ..
+//                      t-1, every output but strip_o in cycle t is the function of those inputs that
+//                      RegStages 0 computes (job check_pipe*, rtl/formal/ga_check_pipe_fv.sv);
+//                      strip_o is always combinational from addr_i. The registers have no reset:
+//                      until the inputs have been held that long the outputs mean nothing.
+// No handshake.
 
 // Icarus 11 can spin forever at one time step on chains of always_comb blocks that assign a default
 // and then override it (reproduced on a 3-block example); `always @*` is correct there. Verilator and
@@ -52,8 +63,12 @@
 module ga_check #(
   parameter int TagBits = 7,
   parameter int Lanes   = 32,
-  parameter int EndForm = 0
+  parameter int EndForm = 0,
+  parameter int RegStages = 0
 ) (
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  logic                          clk_i,        // used only with RegStages > 0
+  /* verilator lint_on UNUSEDSIGNAL */
   input  logic                          shared_i,     // 1: MEMCHECK.S rules, 0: MEMCHECK.G rules
   input  logic                          group_i,      // check only lanes the entry matches (§5.4)
   input  logic [Lanes-1:0]              active_i,     // lanes to check
@@ -78,32 +93,75 @@ module ga_check #(
   localparam logic [63:0] VaTop = 64'd1 << V;          // 2^V
 
   // Elaboration-time parameter checks (Icarus 11: at time 0, see ga_mlb).
-  localparam bit ParamsBad = (TagBits != 7 && TagBits != 16) || (Lanes < 1) || (Lanes > 32);
+  localparam bit ParamsBad = (TagBits != 7 && TagBits != 16) || (Lanes < 1) || (Lanes > 32) ||
+                             (RegStages < 0) || (RegStages > 3);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_check: TagBits must be 7 or 16 and Lanes 1..32");
+    if (ParamsBad) $fatal(1, "ga_check: TagBits must be 7 or 16, Lanes 1..32 and RegStages 0..3");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_check: TagBits must be 7 or 16 and Lanes 1..32");
+    $error("ga_check: TagBits must be 7 or 16, Lanes 1..32 and RegStages 0..3");
   end
 `endif
 
-  // Entry fields shared by every lane
-  logic [TagBits-1:0] etag;
-  logic [63:0]        ebase;
-  logic [63:0]        acc_bytes;    // S
-  logic               g_entry_ok;   // G2, G3 passed
-  logic               e_freed;      // G4
+  // ---------------------------------------------------------------------------------------------
+  // Stage 1: what the lanes see. RegStages 0: the inputs. >= 1: registers, the entry operands once
+  // per group of GrpLanes lanes (each copy drives GrpLanes lanes' carry chains, not all of them).
+  // ---------------------------------------------------------------------------------------------
+  localparam int GrpLanes = 4;
+  localparam int Groups   = (Lanes + GrpLanes - 1) / GrpLanes;
 
-  assign etag       = etb_i[63:V];
-  assign ebase      = {{TagBits{1'b0}}, etb_i[V-1:0]};
-  assign acc_bytes  = 64'd1 << size_i;
-  assign g_entry_ok = (md_state_i == ga_pkg::MD_OK);
-  assign e_freed    = (etag == TagFreed);
+  logic [64:0] in_end;            // EndForm 1: ebase + esize, the same for every lane
+  logic [32:0] in_send;           // EndForm 1: the shared bound b + s
+  assign in_end  = {1'b0, {TagBits{1'b0}}, etb_i[V-1:0]} + {1'b0, esize_i};
+  assign in_send = {1'b0, etb_i[31:0]} + {1'b0, esize_i[31:0]};
+
+  logic [Groups*64-1:0]            q_etb, q_esize;
+  /* verilator lint_off UNUSEDSIGNAL */              // the end bounds: EndForm 1 only
+  logic [Groups*65-1:0]            q_end;
+  logic [Groups*33-1:0]            q_send;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [Groups*ga_pkg::MdStW-1:0] q_md_state;
+  logic [Groups*ga_pkg::SizeW-1:0] q_size;
+  logic [Groups-1:0]               q_shared, q_group;
+  logic [64*Lanes-1:0]             q_addr;
+  logic [Lanes-1:0]                q_active;
+
+  if (RegStages == 0) begin : gen_in_comb
+    assign q_etb      = {Groups{etb_i}};
+    assign q_esize    = {Groups{esize_i}};
+    assign q_end      = {Groups{in_end}};
+    assign q_send     = {Groups{in_send}};
+    assign q_md_state = {Groups{md_state_i}};
+    assign q_size     = {Groups{size_i}};
+    assign q_shared   = {Groups{shared_i}};
+    assign q_group    = {Groups{group_i}};
+    assign q_addr     = addr_i;
+    assign q_active   = active_i;
+  end else begin : gen_in_reg
+    for (genvar g = 0; g < Groups; g++) begin : gen_grp
+      // keep: the copies have the same inputs, and Yosys would otherwise merge them into one.
+      (* keep *) always_ff @(posedge clk_i) begin
+        q_etb[64*g +: 64]                          <= etb_i;
+        q_esize[64*g +: 64]                        <= esize_i;
+        q_end[65*g +: 65]                          <= in_end;
+        q_send[33*g +: 33]                         <= in_send;
+        q_md_state[ga_pkg::MdStW*g +: ga_pkg::MdStW] <= md_state_i;
+        q_size[ga_pkg::SizeW*g +: ga_pkg::SizeW]   <= size_i;
+        q_shared[g]                                <= shared_i;
+        q_group[g]                                 <= group_i;
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      q_addr   <= addr_i;
+      q_active <= active_i;
+    end
+  end
 
   logic [Lanes*ga_pkg::ExcW-1:0] kind;    // per-lane result, lane l at [3l +: 3]
   logic [Lanes-1:0]              checked;
+  logic [Lanes-1:0]              l_match, l_fault;   // the lanes' verdicts (stage 2 input)
 
   for (genvar l = 0; l < Lanes; l++) begin : gen_lane
     logic [63:0]        a;
@@ -114,7 +172,26 @@ module ga_check #(
     logic               s_ge, s_inb;
     logic [ga_pkg::ExcW-1:0] g_kind;
 
-    assign a  = addr_i[64*l +: 64];
+    // The lane's copy of the entry operands (its group's)
+    localparam int G = l / GrpLanes;
+    logic [63:0]              etb_l;
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [63:0]              esize_l;                  // EndForm 0 (EndForm 1 uses the end bound)
+    /* verilator lint_on UNUSEDSIGNAL */
+    logic [TagBits-1:0]       etag;
+    logic [63:0]              ebase, acc_bytes;         // S
+    logic                     g_entry_ok, e_freed;      // G2, G3 passed; G4
+    logic [ga_pkg::MdStW-1:0] md_state_l;
+    assign etb_l      = q_etb[64*G +: 64];
+    assign esize_l    = q_esize[64*G +: 64];
+    assign md_state_l = q_md_state[ga_pkg::MdStW*G +: ga_pkg::MdStW];
+    assign etag       = etb_l[63:V];
+    assign ebase      = {{TagBits{1'b0}}, etb_l[V-1:0]};
+    assign acc_bytes  = 64'd1 << q_size[ga_pkg::SizeW*G +: ga_pkg::SizeW];
+    assign g_entry_ok = (md_state_l == ga_pkg::MD_OK);
+    assign e_freed    = (etag == TagFreed);
+
+    assign a  = q_addr[64*l +: 64];
     assign t  = a[63:V];
     assign va = {{TagBits{1'b0}}, a[V-1:0]};
 
@@ -123,21 +200,21 @@ module ga_check #(
     if (EndForm == 0) begin : gen_g_spec
       logic [63:0] g_off;
       assign g_off = va - ebase;
-      assign g_lt  = (g_off < esize_i);
-      assign g_inb = g_ge && g_lt && (acc_bytes <= esize_i - g_off) && (acc_bytes <= VaTop - va);
+      assign g_lt  = (g_off < esize_l);
+      assign g_inb = g_ge && g_lt && (acc_bytes <= esize_l - g_off) && (acc_bytes <= VaTop - va);
     end else begin : gen_g_end
       logic [64:0] g_end, g_vas;
-      assign g_end = {1'b0, ebase} + {1'b0, esize_i};
+      assign g_end = q_end[65*G +: 65];               // {1'b0, ebase} + {1'b0, esize}
       assign g_vas = {1'b0, va} + {1'b0, acc_bytes};
       assign g_lt  = ({1'b0, va} < g_end);
       assign g_inb = g_ge && (g_vas <= g_end) && (g_vas <= {1'b0, VaTop});
     end
-    assign match_o[l] = (t != '0) && (t != TagFreed) && (t == etag) && g_ge && g_lt;
+    assign l_match[l] = (t != '0) && (t != TagFreed) && (t == etag) && g_ge && g_lt;
 
     `GA_ALWAYS_COMB begin
       if (t == '0) begin
         g_kind = ga_pkg::EXC_NONE;                     // G1 unchecked pointer
-      end else if (md_state_i == ga_pkg::MD_NONE) begin
+      end else if (md_state_l == ga_pkg::MD_NONE) begin
         g_kind = ga_pkg::EXC_NO_METADATA;              // G2 Rb = 0
       end else if (!g_entry_ok) begin
         g_kind = ga_pkg::EXC_METADATA_FAULT;           // G3 fetch failed
@@ -154,60 +231,103 @@ module ga_check #(
 
     // Shared (spec §4.3), 32-bit; the last term in 33 bits so that 2^32 - a never wraps
     assign s_a   = a[31:0];
-    assign s_ge  = (s_a >= etb_i[31:0]);
+    assign s_ge  = (s_a >= etb_l[31:0]);
     if (EndForm == 0) begin : gen_s_spec
       logic [31:0] s_off;
       logic        s_lt;
-      assign s_off = s_a - etb_i[31:0];
-      assign s_lt  = (s_off < esize_i[31:0]);
-      assign s_inb = s_ge && s_lt && (acc_bytes[32:0] <= {1'b0, esize_i[31:0] - s_off})
+      assign s_off = s_a - etb_l[31:0];
+      assign s_lt  = (s_off < esize_l[31:0]);
+      assign s_inb = s_ge && s_lt && (acc_bytes[32:0] <= {1'b0, esize_l[31:0] - s_off})
                      && (acc_bytes[32:0] <= (33'h1_0000_0000 - {1'b0, s_a}));
     end else begin : gen_s_end
       logic [32:0] s_end, s_as;
-      assign s_end = {1'b0, etb_i[31:0]} + {1'b0, esize_i[31:0]};
+      assign s_end = q_send[33*G +: 33];              // {1'b0, b} + {1'b0, s}
       assign s_as  = {1'b0, s_a} + acc_bytes[32:0];
       assign s_inb = s_ge && (s_as <= s_end) && (s_as <= 33'h1_0000_0000);
     end
 
     assign kind[ga_pkg::ExcW*l +: ga_pkg::ExcW] =
-        shared_i ? (s_inb ? ga_pkg::EXC_NONE : ga_pkg::EXC_SHARED_OUT_OF_BOUNDS) : g_kind;
+        q_shared[G] ? (s_inb ? ga_pkg::EXC_NONE : ga_pkg::EXC_SHARED_OUT_OF_BOUNDS) : g_kind;
 
-    assign checked[l] = active_i[l] && (!group_i || match_o[l]);
-    assign fault_o[l] = checked[l] && (kind[ga_pkg::ExcW*l +: ga_pkg::ExcW] != ga_pkg::EXC_NONE);
+    assign checked[l] = q_active[l] && (!q_group[G] || l_match[l]);
+    assign l_fault[l] = checked[l] && (kind[ga_pkg::ExcW*l +: ga_pkg::ExcW] != ga_pkg::EXC_NONE);
 
-    assign strip_o[64*l +: 64] = va;
+    // strip: always from the input itself (the MLU's response takes it in the same cycle)
+    assign strip_o[64*l +: 64] = {{TagBits{1'b0}}, addr_i[64*l +: V]};
   end
 
-  // Lowest failing lane (spec §4.4). The lowest set bit of fault_o is isolated as a one-hot word
-  // (lane l fails and no lower lane does: an OR tree per lane), and lane, kind and address are its
-  // AND-OR multiplexers: OR trees of depth log2(Lanes) instead of a Lanes-deep chain of priority
+  // ---------------------------------------------------------------------------------------------
+  // Stage 2: the lanes' verdicts, registered with RegStages >= 2.
+  // ---------------------------------------------------------------------------------------------
+  logic [Lanes*ga_pkg::ExcW-1:0] v_kind;
+  logic [Lanes-1:0]              v_match, v_fault;
+  if (RegStages < 2) begin : gen_v_comb
+    assign v_kind  = kind;
+    assign v_match = l_match;
+    assign v_fault = l_fault;
+  end else begin : gen_v_reg
+    always_ff @(posedge clk_i) begin
+      v_kind  <= kind;
+      v_match <= l_match;
+      v_fault <= l_fault;
+    end
+  end
+
+  // Lowest failing lane (spec §4.4). The lowest set bit of the fault word is isolated as a one-hot
+  // word (lane l fails and no lower lane does: an OR tree per lane), and lane, kind and address are
+  // its AND-OR multiplexers: OR trees of depth log2(Lanes) instead of a Lanes-deep chain of priority
   // multiplexers (the 32-lane unit's accept path, docs/fpga.md §11.3). No lane fails: first_oh is
-  // zero and so are the outputs (EXC_NONE is 0).
-  logic [Lanes-1:0] first_oh;
+  // zero and so are the outputs (EXC_NONE is 0). The address is the lane's as given (stage 1).
+  logic [Lanes-1:0]         first_oh;
+  logic                     o_valid;
+  logic [ga_pkg::LaneW-1:0] o_lane;
+  logic [ga_pkg::ExcW-1:0]  o_kind;
+  logic [63:0]              o_addr;
   for (genvar l = 0; l < Lanes; l++) begin : gen_first
     if (l == 0) begin : gen_l0
-      assign first_oh[l] = fault_o[l];
+      assign first_oh[l] = v_fault[l];
     end else begin : gen_ln
-      assign first_oh[l] = fault_o[l] && (fault_o[l-1:0] == '0);
+      assign first_oh[l] = v_fault[l] && (v_fault[l-1:0] == '0);
     end
   end
   `GA_ALWAYS_COMB begin
-    first_lane_o = '0;
-    first_kind_o = ga_pkg::EXC_NONE;
-    first_addr_o = '0;
+    o_lane = '0;
+    o_kind = ga_pkg::EXC_NONE;
+    o_addr = '0;
     for (int l = 0; l < Lanes; l++) begin
-      first_lane_o = first_lane_o | ({ga_pkg::LaneW{first_oh[l]}} & ga_pkg::LaneW'(l));
-      first_kind_o = first_kind_o | ({ga_pkg::ExcW{first_oh[l]}} & kind[ga_pkg::ExcW*l +: ga_pkg::ExcW]);
-      first_addr_o = first_addr_o | ({64{first_oh[l]}} &
-                                     (shared_i ? {32'd0, addr_i[64*l +: 32]} : addr_i[64*l +: 64]));
+      o_lane = o_lane | ({ga_pkg::LaneW{first_oh[l]}} & ga_pkg::LaneW'(l));
+      o_kind = o_kind | ({ga_pkg::ExcW{first_oh[l]}} & v_kind[ga_pkg::ExcW*l +: ga_pkg::ExcW]);
+      o_addr = o_addr | ({64{first_oh[l]}} &
+                         (q_shared[0] ? {32'd0, q_addr[64*l +: 32]} : q_addr[64*l +: 64]));
     end
   end
-  assign first_valid_o = |fault_o;
+  assign o_valid = |v_fault;
 
   // ---------------------------------------------------------------------------------------------
-  // Assertions: none clocked (the block has no clock). The reserved access sizes are asserted by
-  // ga_mlu where a request is accepted; the per-lane rules are checked against the C model by the
-  // co-simulation (tb/).
+  // Stage 3: the outputs, registered with RegStages 3.
+  // ---------------------------------------------------------------------------------------------
+  if (RegStages < 3) begin : gen_out_comb
+    assign match_o       = v_match;
+    assign fault_o       = v_fault;
+    assign first_valid_o = o_valid;
+    assign first_lane_o  = o_lane;
+    assign first_kind_o  = o_kind;
+    assign first_addr_o  = o_addr;
+  end else begin : gen_out_reg
+    always_ff @(posedge clk_i) begin
+      match_o       <= v_match;
+      fault_o       <= v_fault;
+      first_valid_o <= o_valid;
+      first_lane_o  <= o_lane;
+      first_kind_o  <= o_kind;
+      first_addr_o  <= o_addr;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Assertions: none clocked (the registers are a pipeline with no state of its own). The reserved
+  // access sizes are asserted by ga_mlu where a request is accepted; the per-lane rules are checked
+  // against the C model by the co-simulation (tb/).
   // ---------------------------------------------------------------------------------------------
 
 endmodule : ga_check

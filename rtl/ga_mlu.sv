@@ -65,6 +65,13 @@
 //                         between (nothing else runs in that cycle), so the results are those of a
 //                         lookup made in the second cycle. The HWOnly leader lookups are not
 //                         registered (docs/microarchitecture.md §6).
+//   RegCheck    0 .. 3    0 (default): ga_check is combinational. 1..3 (needs RegLookup 1): ga_check's
+//                         RegStages, register stages inside the check (docs/fpga.md §11.3: the 32-lane
+//                         unit's accept path). Every user of the check (the accept stage on the lk
+//                         registers, a walker result, an HWOnly leader step) then holds the check's
+//                         inputs and waits RegCheck cycles before it acts (chk_go); the request port
+//                         stays closed meanwhile, so an operation answers RegCheck cycles later and a
+//                         walker result is taken RegCheck cycles later (microarchitecture §6).
 //   Defaults (HwOnly 1, EndForm 0, RegLookup 0) are the unit's function as before the options; the
 //   flattened synthesis of the unit maps differently (docs/fpga.md §5.1).
 //
@@ -93,7 +100,8 @@ module ga_mlu #(
   parameter int HwOnly     = 1,
   parameter int HasIndex   = 1,
   parameter int EndForm    = 0,
-  parameter int RegLookup  = 0
+  parameter int RegLookup  = 0,
+  parameter int RegCheck   = 0
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
@@ -177,14 +185,15 @@ module ga_mlu #(
   // ---------------------------------------------------------------------------------------------
   localparam bit ParamsBad = (TagBits != 7 && TagBits != 16) || (MlbEntries < 1) ||
                              (MlbEntries > 64) || (Lanes < 1) || (Lanes > 32) || (IdW < 1) ||
-                             (IdW > 16);
+                             (IdW > 16) || (RegCheck < 0) || (RegCheck > 3) ||
+                             (RegCheck != 0 && RegLookup == 0);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16");
+    if (ParamsBad) $fatal(1, "ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1)");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16");
+    $error("ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1)");
   end
 `endif
 
@@ -316,6 +325,7 @@ module ga_mlu #(
   end
 
   logic                 lk_busy;        // RegLookup: the accept stage runs on the lk registers
+  logic                 chk_go;         // the check's outputs are valid for its inputs (RegCheck)
   logic                 a_fire;
   logic [IdW-1:0]       a_id;
   logic [2:0]           a_op, a_size, a_cfg_addr;
@@ -355,8 +365,8 @@ module ga_mlu #(
     assign a_md_st    = ga_pkg::MD_OK;                  // (not used: the check decodes md itself)
   end else begin : gen_lk
     // The lookup register: loaded by every accepted operation (its context, op and the results of
-    // this cycle's lookups); valid for exactly the next cycle, in which the request port is closed
-    // and walker results wait (lk_busy). The configuration cannot change in between (the port is
+    // this cycle's lookups); valid for exactly the next cycle (RegCheck: the next RegCheck + 1
+    // cycles, until chk_go), in which the request port is closed and walker results wait (lk_busy). The configuration cannot change in between (the port is
     // closed and only the accept stage writes it), so the context's copy of it is the live one.
     logic                     lk_valid_q;
     logic [CtxW-1:0]          lk_ctx_q;      // (a plain vector: struct signals in generate blocks
@@ -385,7 +395,7 @@ module ga_mlu #(
         lk_loc_size_q <= '0;
         lk_md_st_q    <= ga_pkg::MD_NONE;
       end else begin
-        lk_valid_q <= req_fire;
+        lk_valid_q <= req_fire || (lk_valid_q && !chk_go);
         if (req_fire) begin
           lk_ctx_q      <= req_ctx;
           lk_op_q       <= req_op_i;
@@ -411,7 +421,7 @@ module ga_mlu #(
     end
 
     assign lk_busy    = lk_valid_q;
-    assign a_fire     = lk_valid_q;
+    assign a_fire     = lk_valid_q && chk_go;
     assign a_ctx      = lk_ctx_q;
     assign a_id       = a_ctx.id;
     assign a_op       = lk_op_q;
@@ -500,9 +510,12 @@ module ga_mlu #(
   assign w_found = (w_status == ga_pkg::WALK_FOUND);
 
   // A walker result is taken only in a cycle that the accept stage does not own (RegLookup: the
-  // cycle after an acceptance belongs to the registered accept stage, the walker waits).
-  logic                 w_done_g;
-  assign w_done_g = w_done && !lk_busy;
+  // cycle after an acceptance belongs to the registered accept stage, the walker waits). w_hold: the
+  // result owns the check's inputs and the request port is closed; w_done_g: it is taken (RegCheck:
+  // RegCheck cycles later, chk_go).
+  logic                 w_hold, w_done_g;
+  assign w_hold   = w_done && !lk_busy;
+  assign w_done_g = w_hold && chk_go;
 
   // ---------------------------------------------------------------------------------------------
   // MLB
@@ -561,7 +574,7 @@ module ga_mlu #(
   logic [2:0]           chk_first_kind;
   logic [63:0]          chk_first_addr;
 
-  assign chk_slow   = sl_hw_iter || (w_done_g && (sl_state_q == SL_MG || sl_hw_walk));
+  assign chk_slow   = sl_hw_iter || (w_hold && (sl_state_q == SL_MG || sl_hw_walk));
   // RegLookup: the accept stage owns the check exactly in the cycles of lk_busy (a register), and the
   // slow op uses it only outside them, so the select need not wait for the walker's done decode.
   assign chk_sel    = (RegLookup != 0) ? !lk_busy : chk_slow;
@@ -607,8 +620,10 @@ module ga_mlu #(
   ga_check #(
     .TagBits (TagBits),
     .Lanes   (Lanes),
-    .EndForm (EndForm)
+    .EndForm   (EndForm),
+    .RegStages (RegCheck)
   ) u_check (
+    .clk_i,
     .shared_i      (chk_shared),
     .group_i       (chk_group),
     .active_i      (chk_active),
@@ -626,6 +641,27 @@ module ga_mlu #(
     .first_addr_o  (chk_first_addr)
   );
 
+  // RegCheck: the check's users wait for its registers. chk_ph_q counts the cycles a user has held
+  // the check's inputs (the accept stage on the lk registers, a walker result, an HWOnly leader step;
+  // each holds them until it acts, and the request port is closed meanwhile); at RegCheck the outputs
+  // are those of the held inputs (ga_check's contract) and the user acts (chk_go). The count restarts
+  // after every chk_go, so the next user (or the next leader step) waits again.
+  logic chk_wait;
+  assign chk_wait = lk_busy || sl_hw_iter || w_done;
+  if (RegCheck == 0) begin : gen_chk_comb
+    assign chk_go = 1'b1;
+  end else begin : gen_chk_wait
+    logic [1:0] chk_ph_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        chk_ph_q <= 2'd0;
+      end else begin
+        chk_ph_q <= (chk_wait && !chk_go) ? chk_ph_q + 2'd1 : 2'd0;
+      end
+    end
+    assign chk_go = (chk_ph_q == 2'(RegCheck));
+  end
+
   // ---------------------------------------------------------------------------------------------
   // HWOnly sequencer (spec §5.4): pending lanes, leader select, group records
   // ---------------------------------------------------------------------------------------------
@@ -635,7 +671,7 @@ module ga_mlu #(
   ) u_hwseq (
     .clk_i,
     .rst_ni,
-    .iter_i           (sl_hw_iter),
+    .iter_i           (sl_hw_iter && chk_go),   // RegCheck: one leader step per chk_go
     .walk_i           (sl_hw_walk),
     .addr_i           (sl_addr),
     .rng_hit_i        (rng_hit),
@@ -678,7 +714,7 @@ module ga_mlu #(
   // being handed back (those cycles own the MLB update, the check and the response register).
   // ---------------------------------------------------------------------------------------------
   assign req_ready_o = slot_free && (pk_state_q == PK_EMPTY) && !sl_hw_iter &&
-                       !w_done_g && !lk_busy;
+                       !w_hold && !lk_busy;
 
   // ---------------------------------------------------------------------------------------------
   // Next state: the slow-op control (walker results, the HWOnly sequencer's actions, the park
@@ -1094,9 +1130,25 @@ module ga_mlu #(
   // ---------------------------------------------------------------------------------------------
   // Response and commit-log registers: the staged response (r_*) and event (e_*)
   // ---------------------------------------------------------------------------------------------
+  // RegCheck: the response's lane addresses (Lanes x 64 bits) load from a shallow condition, not with
+  // r_set (whose decode, through the accept stage's case, fans out to every bit of the field: the
+  // 32-lane ECP5 build's critical path, docs/fpga.md §11.3). Every response is staged in a cycle
+  // where a user of the check acts (chk_go) into a free slot; the lanes' field then holds the strip
+  // for MEMCHECK.G, a fetch completion, a non-sequenced ACCESS and an HWOnly response (after a leader
+  // step or a leader's walk: r_addr's cases below), else 0, and ga_mlu_rsp asserts that this is what
+  // r_set loads.
+  logic           lane_load;
+  logic [AW-1:0]  lane_addr;
+  logic           lane_strip;
+  assign lane_load  = chk_go && chk_wait && slot_free;
+  assign lane_strip = lk_busy ? (!halted_q && (a_op == ga_pkg::OP_MEMCHECK_G || a_op == ga_pkg::OP_ACCESS))
+                              : (sl_state_q == SL_MG || sl_hw_iter || sl_hw_walk);
+  assign lane_addr  = lane_strip ? chk_strip : '0;
+
   ga_mlu_rsp #(
-    .IdW   (IdW),
-    .Lanes (Lanes)
+    .IdW      (IdW),
+    .Lanes    (Lanes),
+    .LaneLoad ((RegCheck != 0) ? 1 : 0)
   ) u_rsp (
     .clk_i,
     .rst_ni,
@@ -1120,6 +1172,8 @@ module ga_mlu #(
     .lane_i      (r_lane),
     .policy_i    (r_policy),
     .halt_o      (halt_set),
+    .lane_load_i (lane_load),
+    .lane_addr_i (lane_addr),
     .ev_set_i    (e_set),
     .ev_kind_i   (e_kind),
     .ev_id_i     (e_id),
@@ -1259,7 +1313,7 @@ module ga_mlu #(
       // HWOnly groups: matched lanes can only fail G6 (spec §5.4). (The check's result is used as a
       // group only after a leader hit or a FOUND walk.)
       if (chk_first_valid &&
-          ((sl_state_q == SL_HW_ITER && hw_pend_q != '0 && lead_tag != TagFreed && rng_hit) ||
+          ((sl_state_q == SL_HW_ITER && chk_go && hw_pend_q != '0 && lead_tag != TagFreed && rng_hit) ||
            (sl_state_q == SL_HW_WALK && w_done_g && w_found))) begin
         begin : GroupOnlyOob_A
           assert (chk_first_kind == ga_pkg::EXC_OUT_OF_BOUNDS)

@@ -22,7 +22,15 @@
 //   ev_set_i     an MLB event is staged this cycle; ev_kind_i .. ev_lane_i its fields
 //   rsp_*_o, ev_*_o  the registers, exactly ga_mlu's response and commit-log ports
 //
-// Parameters: IdW 1 .. 16 and Lanes 1 .. 32, as ga_mlu's.
+//   lane_load_i, lane_addr_i  LaneLoad 1 only: the lanes' address field (Lanes x 64 bits, the widest
+//                of the register) loads lane_addr_i whenever lane_load_i is high, instead of addr_i
+//                with set_i. The producer raises lane_load_i in every cycle it may stage a response
+//                into a free slot (so the field can change while rsp_valid_o is low, never while a
+//                response is held), from a shallow condition, so that the field's enable does not
+//                wait for set_i's decode (ga_mlu RegCheck, docs/fpga.md §11.3); asserted: set_i
+//                implies lane_load_i and lane_addr_i == addr_i.
+//
+// Parameters: IdW 1 .. 16 and Lanes 1 .. 32, as ga_mlu's; LaneLoad 0 (default) or 1 (above).
 //
 // Timing: a response or event staged in a cycle is on the outputs in the next (one register, no
 // bypass); ev_valid_o is high for exactly one cycle per event. Every output but slot_free_o and
@@ -37,8 +45,9 @@
 `endif
 
 module ga_mlu_rsp #(
-  parameter int IdW   = 4,
-  parameter int Lanes = 32
+  parameter int IdW      = 4,
+  parameter int Lanes    = 32,
+  parameter int LaneLoad = 0
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -64,6 +73,10 @@ module ga_mlu_rsp #(
   input  logic [4:0]           lane_i,
   input  logic                 policy_i,
   output logic                 halt_o,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  logic                 lane_load_i,      // LaneLoad 1 only
+  input  logic [64*Lanes-1:0]  lane_addr_i,
+  /* verilator lint_on UNUSEDSIGNAL */
 
   // Staged MLB event
   input  logic                 ev_set_i,
@@ -146,13 +159,18 @@ module ga_mlu_rsp #(
     rsp_sm_d     = rsp_sm_q;
     rsp_warp_d   = rsp_warp_q;
     rsp_lane_d   = rsp_lane_q;
+    if (LaneLoad != 0 && lane_load_i) begin
+      rsp_addr_d   = lane_addr_i;
+    end
     if (set_i) begin
       rsp_valid_d  = 1'b1;
       rsp_id_d     = id_i;
       rsp_op_d     = op_i;
       rsp_status_d = status_i;
       rsp_rd_d     = rd_i;
-      rsp_addr_d   = addr_i;
+      if (LaneLoad == 0) begin
+        rsp_addr_d = addr_i;
+      end
       rsp_fault_d  = fault_i;
       rsp_kind_d   = kind_i;
       rsp_eaddr_d  = eaddr_i;
@@ -266,6 +284,17 @@ module ga_mlu_rsp #(
       begin : RspIntoFreeSlot_A
         assert (!set_i || slot_free_o)
           else $error("RspIntoFreeSlot_A: response with the slot occupied");
+      end
+      // LaneLoad: the lanes' field loads with every staged response, and what set_i would have loaded.
+      if (LaneLoad != 0) begin
+        begin : LaneLoadCovers_A
+          assert (!set_i || (lane_load_i && lane_addr_i == addr_i))
+            else $error("LaneLoadCovers_A: staged response without its lane load, or another address");
+        end
+        begin : LaneLoadFree_A
+          assert (!lane_load_i || slot_free_o)
+            else $error("LaneLoadFree_A: the lanes' field loads while a response is held");
+        end
       end
     end
   end

@@ -5,12 +5,13 @@
 // chain fed from an LFSR, every output port captured in a register and folded, through two registered
 // XOR stages, into one output pin. nextpnr then times every register-to-register path of the unit
 // itself at full width (no port is narrowed and nothing can be optimised away: every output bit
-// reaches the pin), without the thousands of I/O pins the ports would need. The chain and the folds
-// cost about one flip-flop per port bit and a LUT per 4 output bits; docs/fpga.md §11 lists them.
+// reaches the pin), without the thousands of I/O pins the ports would need. The chain costs a flip-flop
+// and a LUT4 per input bit, the capture a flip-flop per output bit and the folds a LUT per 4 output
+// bits; docs/fpga.md §11 lists them.
 //
 // Parameters:
 //   NumSms      0: one ga_mlu; 1 .. 8: ga_system with that many SMs
-//   TagBits, MlbEntries, Lanes, HwOnly, EndForm, RegLookup: the unit's (microarchitecture §1)
+//   TagBits, MlbEntries, Lanes, HwOnly, EndForm, RegLookup, RegCheck: the unit's (microarchitecture §1)
 
 module ga_ecp5_probe #(
   parameter int NumSms     = 0,
@@ -19,7 +20,8 @@ module ga_ecp5_probe #(
   parameter int Lanes      = 32,
   parameter int HwOnly     = 0,
   parameter int EndForm    = 1,
-  parameter int RegLookup  = 1
+  parameter int RegLookup  = 1,
+  parameter int RegCheck   = 0
 ) (
   input  logic clk_i,
   output logic out_o
@@ -37,12 +39,18 @@ module ga_ecp5_probe #(
   localparam int OutW = N * RspW + 160 + 2 * SmW;        // and the shared ports' outputs
   localparam int F1   = (OutW + 63) / 64;   // first fold: 64 bits per register
 
-  // Stimulus: a 64-bit LFSR and a shift chain through every input register.
+  // Stimulus: a 64-bit LFSR and a shift chain through every input register. Each chain bit is XORed
+  // with its upper neighbour: a plain shift chain fed from a shifting LFSR holds only delayed copies of
+  // one LFSR bit, many of them the same register (in_q[j] and lfsr_q[j+1] both take lfsr_q[j], and so
+  // on down the chain), which Yosys merges: the 4-SM probe kept 234 of about 1 800 chain flip-flops,
+  // and a lane's 64 address bits were about 15 distinct signals, so the unit's per-lane logic
+  // simplified and the area and timing were not the unit's (found 2026-11-24; docs/fpga.md §11.3).
+  // With the XOR no two chain registers have the same inputs (one LUT4 per bit).
   logic [63:0]    lfsr_q = 64'h1;
   logic [InW-1:0] in_q = '0;
   always_ff @(posedge clk_i) begin
     lfsr_q <= {lfsr_q[62:0], lfsr_q[63] ^ lfsr_q[62] ^ lfsr_q[60] ^ lfsr_q[59]};
-    in_q   <= {in_q[InW-9:0], lfsr_q[7:0]};
+    in_q   <= {in_q[InW-9:0], lfsr_q[7:0]} ^ {1'b0, in_q[InW-1:1]};
   end
   logic rst_q = 1'b0;
   always_ff @(posedge clk_i) rst_q <= 1'b1;
@@ -58,7 +66,8 @@ module ga_ecp5_probe #(
   if (NumSms == 0) begin : gen_mlu
     logic [RspW-1:0] r;
     ga_mlu #(.TagBits(TagBits), .MlbEntries(MlbEntries), .Lanes(Lanes), .IdW(IdW), .HwOnly(HwOnly),
-             .HasIndex(0), .EndForm(EndForm), .RegLookup(RegLookup)) u_mlu (
+             .HasIndex(0), .EndForm(EndForm), .RegLookup(RegLookup),
+             .RegCheck(RegCheck)) u_mlu (
       .clk_i, .rst_ni(rst_q),
       .req_valid_i(in_q[0]), .req_ready_o(r[0]), .req_op_i(in_q[3:1]), .req_id_i(in_q[4 +: IdW]),
       .req_warp_i(in_q[4+IdW +: 16]), .req_active_i(in_q[20+IdW +: Lanes]),
@@ -131,7 +140,8 @@ module ga_ecp5_probe #(
                                     {(RspW-505-2*IdW-AW-Lanes){1'b0}}};
     end
     ga_system #(.TagBits(TagBits), .MlbEntries(MlbEntries), .Lanes(Lanes), .IdW(IdW), .NumSms(N),
-                .HwOnly(HwOnly), .HasIndex(0), .EndForm(EndForm), .RegLookup(RegLookup)) u_sys (
+                .HwOnly(HwOnly), .HasIndex(0), .EndForm(EndForm), .RegLookup(RegLookup),
+                .RegCheck(RegCheck)) u_sys (
       .clk_i, .rst_ni(rst_q),
       .req_valid_i(v), .req_ready_o(rdy), .req_op_i(op), .req_id_i(id), .req_warp_i(wp),
       .req_active_i(act), .req_addr_i(ad), .req_size_i(sz), .req_md_i(mdv), .req_cfg_addr_i(ca),

@@ -46,7 +46,7 @@ module ga_tim_check #(
   logic [2:0] first_kind;
   logic [63:0] first_addr;
   ga_check #(.TagBits(TagBits), .Lanes(Lanes)) u_check (
-    .shared_i(shared_q), .group_i(group_q), .active_i(act_q), .addr_i(addr_q), .size_i(size_q),
+    .clk_i(clk_i), .shared_i(shared_q), .group_i(group_q), .active_i(act_q), .addr_i(addr_q), .size_i(size_q),
     .md_state_i(md_q), .etb_i(etb_q), .esize_i(esize_q), .strip_o(strip), .match_o(match), .fault_o(fault),
     .first_valid_o(first_valid), .first_lane_o(first_lane), .first_kind_o(first_kind), .first_addr_o(first_addr)
   );

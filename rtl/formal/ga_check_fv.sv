@@ -47,6 +47,7 @@ module ga_check_fv #(
     .Lanes   (Lanes),
     .EndForm (EndForm)
   ) dut (
+    .clk_i         (1'b0),          // RegStages 0: combinational, no clock
     .shared_i      (shared_i),
     .group_i       (group_i),
     .active_i      (active_i),

@@ -34,6 +34,7 @@ pkg=${mlu_srcs%% *}
 # Only the files the top needs (a block's proof does not depend on the others' state of edit).
 case $top in
 ga_check_fv) srcs="$pkg $rtl/ga_check.sv $rtl/formal/ga_check_fv.sv" ;;
+ga_check_pipe_fv) srcs="$pkg $rtl/ga_check.sv $rtl/formal/ga_check_pipe_fv.sv" ;;
 ga_mlb)      srcs="$pkg $rtl/ga_mlb.sv" ;;
 ga_mlb_end_fv) srcs="$pkg $rtl/ga_mlb.sv $rtl/formal/ga_mlb_end_fv.sv" ;;
 ga_walker)   srcs="$pkg $rtl/ga_walker.sv" ;;

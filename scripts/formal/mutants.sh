@@ -21,7 +21,7 @@ want=" $* "
 # (the sed scripts use address ranges so that each touches only the line it is meant for)
 mutants() {
 cat <<'LIST'
-check_lt_le|ga_check.sv|check_t7_l1|s/assign g_lt  = (g_off < esize_i);/assign g_lt  = (g_off <= esize_i);/|G6/M3 bound: off < size becomes off <= size (one byte past the end passes)
+check_lt_le|ga_check.sv|check_t7_l1|s/assign g_lt  = (g_off < esize_l);/assign g_lt  = (g_off <= esize_l);/|G6/M3 bound: off < size becomes off <= size (one byte past the end passes)
 check_no_tag|ga_check.sv|check_t7_l1|s/end else if (t != etag) begin/end else if (1'b0) begin/|G5 dropped: the pointer's tag is not compared with the entry's
 check_no_vatop|ga_check.sv|check_t16_l1|s/ \&\& (acc_bytes <= VaTop - va);/;/|G6 without its top-of-VA-space term
 mlb_lt_le|ga_mlb.sv|mlb8_lookup|s/assign covers = (rng_va >= ebase) \&\& (off < size_q\[i\*64 +: 64\]);/assign covers = (rng_va >= ebase) \&\& (off <= size_q[i*64 +: 64]);/|MLB range match: off < size becomes off <= size

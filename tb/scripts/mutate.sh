@@ -17,8 +17,8 @@ trap 'rm -rf "$tmp"' EXIT
 # name | configuration | file | perl substitution | what it breaks [| requests per layout, default
 # MUTANT_OPS: for a bug that only a rare directed burst exposes]
 mutations=(
-  "bounds_lt_le|t7_m8_l32|ga_check.sv|s/assign g_lt  = \(g_off < esize_i\);/assign g_lt  = (g_off <= esize_i);/|the range compare off < size of M3 / G6 becomes off <= size: a lane one past the end is grouped with the allocation (HWOnly, spec §5.4)"
-  "bounds_size|t7_m8_l1|ga_check.sv|s/\(acc_bytes <= esize_i - g_off\)/(acc_bytes < esize_i - g_off)/|G6 S <= size - off becomes S < size - off: an access ending on the last byte fails"
+  "bounds_lt_le|t7_m8_l32|ga_check.sv|s/assign g_lt  = \(g_off < esize_l\);/assign g_lt  = (g_off <= esize_l);/|the range compare off < size of M3 / G6 becomes off <= size: a lane one past the end is grouped with the allocation (HWOnly, spec §5.4)"
+  "bounds_size|t7_m8_l1|ga_check.sv|s/\(acc_bytes <= esize_l - g_off\)/(acc_bytes < esize_l - g_off)/|G6 S <= size - off becomes S < size - off: an access ending on the last byte fails"
   "lru_touch_skipped|t7_m8_l1|ga_mlb.sv|s/(MLB_TOUCH: begin\s*\n\s*do_touch = )1'b1;/\${1}1'b0;/|an MLB hit no longer makes its entry most recently used (spec §6.2)"
   "dirty_ignored|t16_m16_l1|ga_mlu.sv|s/if \(sl_dirty_q\) begin/if (1'b0) begin/g|a fill racing an invalidation is not dropped (spec §6.5): stale entries stay in the MLB"
   "shared_top|t16_m8_l32|ga_check.sv|s/33'h1_0000_0000 - \{1'b0, s_a\}/33'h0_FFFF_FFFF - {1'b0, s_a}/|MEMCHECK.S a + S <= 2^32 becomes a + S < 2^32: an access ending at the top of shared memory fails"
@@ -31,6 +31,8 @@ mutations=(
   "index_kind_unchecked|t7_m8_l1|ga_walker.sv|s/\(mem_rsp_data_i\[15:8\] > 8'd1\)/(1'b0)/|an INDEX node with kind > 1 is not refused (spec §3.3 step 4: FAULT)"
   "hw_freed_kind|t7_m8_l32|ga_mlu_hwseq.sv|s/c_kind  = ga_pkg::EXC_NO_METADATA;/c_kind  = ga_pkg::EXC_METADATA_FAULT;/|an HWOnly leader with the freed tag F fails with METADATA_FAULT instead of NO_METADATA (spec §5.4)"
   "index_slot_no_limit|t7_m8_l1|ga_walker.sv|s/end else if \(steps_q == limit_q\) begin/end else if (kind_in_d \&\& steps_q == limit_q) begin/|an INDEX leaf reads its slot even when STEP_LIMIT reads were made (spec §3.3 step 9)|20000"
+  "check_go_early|t7_m8_l1_rc|ga_mlu.sv|s/assign chk_go = \(chk_ph_q == 2'\(RegCheck\)\);/assign chk_go = (chk_ph_q == 2'(RegCheck - 1));/|RegCheck 3: the check's users act one cycle before its registers hold their inputs' result (a response or a leader step from the previous user's check)"
+  "lane_strip_walk|t7_m8_l1_rc|ga_mlu.sv|s/sl_hw_iter \x7c\x7c sl_hw_walk\);/sl_hw_iter);/|RegCheck 3: the response's lane addresses load 0 when an HWOnly access ends with a leader's walk (the shallow lane load of ga_mlu_rsp LaneLoad 1 forgets a case)"
 )
 
 printf 'mutation demo: %s random requests per layout and mutant; RTL copies under %s\n' "$ops" "$tmp"
