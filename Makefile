@@ -91,7 +91,7 @@ TEST_SW := test-gaptx test-ptx-corpus test-cudart test-corpus corpus-san corpus-
 
 # test-hw: the formal proofs (mk/formal.mk), the lockstep runs of ga_mlu's FPGA options (RegLookup,
 # EndForm; mk/tb.mk), the FPGA RTL's lint and the smallest ECP5 build through place and route to a
-# bitstream (fpga-ecp5-quick, mk/fpga.mk: the pinned YoWASP tools from PyPI, then 129 s in CI).
+# bitstream (fpga-ecp5-quick, mk/fpga.mk: the pinned YoWASP tools from PyPI, then 128 s in CI).
 # Most are single-threaded, so they run two at a time (-j2, output grouped per target), after the
 # libraries they share are built.
 # test-full-hw (make test-full, not CI: make test must stay under 35 minutes on an idle 2-core machine,
@@ -111,7 +111,7 @@ TEST_FULL_HW := gatesim fpga-sim fpga-sim-sys fpga-quick sys-rtl-check cosim-sys
 # The first failing step stops make test (make -k test too: no step runs after a failed one). The chain
 # is drawn only when test or test-full is a goal, so make test-step/<step> runs that step alone.
 TEST_RUN := $(addprefix test-step/,$(TEST_STEPS))
-test: deps $(TEST_RUN) ## What CI runs (see TEST_STEPS); 27 minutes measured on 2 idle cores from a clean clone (make test-full: the rest)
+test: deps $(TEST_RUN) ## What CI runs (see TEST_STEPS); 28 minutes measured on 2 idle cores from a clean clone (make test-full: the rest)
 	@echo "make test: all suites passed"
 
 .PHONY: $(TEST_RUN)

@@ -72,8 +72,8 @@
 //                         inputs and waits RegCheck cycles before it acts (chk_go); the request port
 //                         stays closed meanwhile, so an operation answers RegCheck cycles later and a
 //                         walker result is taken RegCheck cycles later (microarchitecture §6).
-//   Defaults (HwOnly 1, EndForm 0, RegLookup 0) are the unit's function as before the options; the
-//   flattened synthesis of the unit maps differently (docs/fpga.md §5.1).
+//   Defaults (HwOnly 1, EndForm 0, RegLookup 0, RegCheck 0) are the unit's function as before the
+//   options; the flattened synthesis of the unit maps differently (docs/fpga.md §5.1).
 //
 // Handshakes: all valid/ready ports transfer on a rising edge with valid && ready; every output of
 // this module is a register or a function of registers and of *_ready_i only (req_ready_o depends on
@@ -366,8 +366,9 @@ module ga_mlu #(
   end else begin : gen_lk
     // The lookup register: loaded by every accepted operation (its context, op and the results of
     // this cycle's lookups); valid for exactly the next cycle (RegCheck: the next RegCheck + 1
-    // cycles, until chk_go), in which the request port is closed and walker results wait (lk_busy). The configuration cannot change in between (the port is
-    // closed and only the accept stage writes it), so the context's copy of it is the live one.
+    // cycles, until chk_go), in which the request port is closed and walker results wait
+    // (lk_busy). The configuration cannot change in between (the port is closed and only the
+    // accept stage writes it), so the context's copy of it is the live one.
     logic                     lk_valid_q;
     logic [CtxW-1:0]          lk_ctx_q;      // (a plain vector: struct signals in generate blocks
                                              // defeat Yosys 0.23)
@@ -618,8 +619,8 @@ module ga_mlu #(
   end
 
   ga_check #(
-    .TagBits (TagBits),
-    .Lanes   (Lanes),
+    .TagBits   (TagBits),
+    .Lanes     (Lanes),
     .EndForm   (EndForm),
     .RegStages (RegCheck)
   ) u_check (
