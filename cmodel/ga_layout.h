@@ -38,6 +38,14 @@ typedef struct {
     unsigned tag_bits;
 } ga_lw_env_t;
 
+/* What a writer reports about its structure (ga_rt_stats). */
+typedef struct {
+    uint32_t height;       /* node levels (0 when the layout has none) */
+    uint64_t extra_bytes;  /* metadata beyond the slots (index nodes) */
+    uint64_t repacks;      /* index: repacks (spec §7.7) since the runtime started */
+    uint64_t repack_nodes; /* index: nodes those repacks wrote */
+} ga_lw_stats_t;
+
 typedef struct ga_layout_ops {
     ga_layout_t code;
     /* --- geometry (spec §2.3, §7.5) --- */
@@ -65,8 +73,9 @@ typedef struct ga_layout_ops {
      * flush: write every node the operation changed; called once at the end of each operation, after
      *   the runtime has written the changed entries. Must not fail (pages were mapped by reserve).
      * root: the ROOT register value for the current structure.
-     * stats: the structure's height in node levels (0 when the layout has none) and the bytes of
-     *   metadata it holds beyond the slots (index nodes; 0 for the others). */
+     * stats: the structure's height in node levels (0 when the layout has none), the bytes of
+     *   metadata it holds beyond the slots (index nodes; 0 for the others) and the index's repacks
+     *   (spec §7.7; 0 for the others). */
     ga_err_t (*w_create)(void **st, const ga_lw_env_t *env);
     void (*w_destroy)(void *st);
     ga_err_t (*w_reserve)(void *st, uint32_t rec_cap, uint32_t inserts);
@@ -74,7 +83,7 @@ typedef struct ga_layout_ops {
     void (*w_remove)(void *st, const ga_rec_t *rec, uint32_t id);
     void (*w_flush)(void *st, const ga_rec_t *rec);
     uint64_t (*w_root)(const void *st, const ga_rec_t *rec);
-    void (*w_stats)(const void *st, uint32_t *height, uint64_t *extra_bytes);
+    void (*w_stats)(const void *st, ga_lw_stats_t *out);
 } ga_layout_ops_t;
 
 /* The table of layout l; NULL when l names no layout. */

@@ -15,6 +15,7 @@
 #include "ga_avl.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define NIL GA_AVL_NIL
 
@@ -154,11 +155,11 @@ static uint64_t bw_root(const void *st, const ga_rec_t *rec)
     return ga_n32_loc(&w->env, rec, w->t.root);
 }
 
-static void bw_stats(const void *st, uint32_t *height, uint64_t *extra_bytes)
+static void bw_stats(const void *st, ga_lw_stats_t *out)
 {
     const bst_w_t *w = st;
-    *height = ga_avl_height(&w->t);
-    *extra_bytes = 0;
+    memset(out, 0, sizeof *out);
+    out->height = ga_avl_height(&w->t);
 }
 
 const ga_layout_ops_t ga_layout_bst_ops = {

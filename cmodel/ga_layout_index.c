@@ -25,6 +25,10 @@
  * room, and only then splits the node 6 + 6; a remove from a node left with 5 borrows from the left
  * sibling, else the right one, if it holds more than 6, else merges with it; a full root splits into
  * two new nodes and an inner root with a single child takes the child's content. Slots never move.
+ * Random inserts (a program that frees and allocates at random) leave nodes about two-thirds full, so
+ * the root would split long before the height is full; while the entries would fill no more than 90 %
+ * of the current height (10 n <= 9 * 11^h), a full root instead repacks the whole index at that height,
+ * every level evenly filled (spec §7.7 "Repack"): it rewrites only index nodes, never a slot.
  */
 #include "ga_layout.h"
 
@@ -37,6 +41,8 @@
 #define IX_SLACK 64u    /* pool nodes beyond capacity / 5 (see ix_pool_cap) */
 #define IX_MAX_UNITS (UINT64_C(1) << 32) /* a 32-bit ref addresses 2^32 16-byte units */
 #define NIL UINT32_MAX
+#define IX_HMAX 16u     /* heights a repack handles (n < 2^32 entries need at most 13 levels) */
+#define BN_LIMBS 16u    /* 512-bit integers: n^e and m^h for n, m < 2^32 and e, h <= IX_HMAX */
 
 /* --- geometry ------------------------------------------------------------------------------------- */
 
@@ -229,6 +235,13 @@ typedef struct {
     uint32_t dhead;
     uint32_t height;     /* node levels: 1 while the root is a leaf */
     uint32_t in_use;     /* nodes in use, the root included */
+    uint32_t mapped;     /* ids below this one have their device pages mapped (ix_reserve) */
+    uint64_t entries;    /* (base, slot) pairs in the index */
+    uint64_t repacks, repack_nodes;
+    uint64_t *sk;        /* repack scratch: one level's keys (smallest bases) ... */
+    uint32_t *sr;        /* ... and refs (records, then node ids), entries_cap of each */
+    uint32_t *su;        /* ... and the pool nodes in use, ncap */
+    uint64_t entries_cap;
 } ix_t;
 
 static uint64_t ix_node_off(const ix_t *x, uint32_t id)
@@ -414,6 +427,153 @@ static void ix_rem(ix_t *x, uint32_t id, uint64_t k, uint32_t rid)
     ix_refresh(x, id);
 }
 
+/* --- repack (spec §7.7) ------------------------------------------------------------------------ */
+
+/* a = b^e, as BN_LIMBS little-endian 32-bit limbs (b < 2^32, e <= IX_HMAX: it fits). */
+static void bn_pow(uint32_t *a, uint64_t b, unsigned e)
+{
+    memset(a, 0, BN_LIMBS * sizeof a[0]);
+    a[0] = 1;
+    for (unsigned k = 0; k < e; k++) {
+        uint64_t carry = 0;
+        for (unsigned i = 0; i < BN_LIMBS; i++) {
+            uint64_t t = (uint64_t)a[i] * b + carry;
+            a[i] = (uint32_t)t;
+            carry = t >> 32;
+        }
+    }
+}
+
+static int bn_cmp(const uint32_t *a, const uint32_t *b)
+{
+    for (unsigned i = BN_LIMBS; i-- > 0;)
+        if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+/* Level sizes of a repack of n entries at height h (spec §7.7): cnt[j] = the least m with
+ * m^h >= n^(h - j), j = 0 .. h (cnt[0] = n entries, cnt[h] = 1 root). Exact integer arithmetic; a binary
+ * search over m in [1, n]. */
+static void ix_plan(uint64_t n, uint32_t h, uint64_t *cnt)
+{
+    uint32_t want[BN_LIMBS], have[BN_LIMBS];
+    for (uint32_t j = 0; j <= h; j++) {
+        bn_pow(want, n, h - j);
+        uint64_t lo = 1, hi = n > 1u ? n : 1u;
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo) / 2u;
+            bn_pow(have, mid, h);
+            if (bn_cmp(have, want) >= 0) hi = mid;
+            else lo = mid + 1u;
+        }
+        cnt[j] = lo;
+    }
+}
+
+/* Whether n entries at height h repack (spec §7.7): h >= 2, 10 n <= 9 * 11^h, and the plan gives every
+ * node but the root 6 .. 11 refs and the root 2 .. 11. */
+static bool ix_plan_ok(uint64_t n, uint32_t h, uint64_t *cnt)
+{
+    if (h < 2u || h > IX_HMAX) return false;
+    uint64_t cap = 1;
+    for (uint32_t j = 0; j < h; j++) cap *= IX_FAN;
+    if (10u * n > 9u * cap) return false;
+    ix_plan(n, h, cnt);
+    for (uint32_t j = 1; j <= h; j++) {
+        uint64_t most = (cnt[j - 1] + cnt[j] - 1u) / cnt[j], least = cnt[j - 1] / cnt[j];
+        if (most > IX_FAN || least < (j < h ? IX_MIN : 2u)) return false;
+    }
+    return true;
+}
+
+/* Non-root nodes of a repack of n entries at height h: the sum of cnt[1 .. h-1]. */
+static uint64_t ix_plan_nodes(uint64_t n, uint32_t h)
+{
+    if (h < 2u || h > IX_HMAX || n == 0u) return 0;
+    uint64_t cnt[IX_HMAX + 1u], t = 0;
+    ix_plan(n, h, cnt);
+    for (uint32_t j = 1; j < h; j++) t += cnt[j];
+    return t;
+}
+
+/* The leaves' pairs in base order into sk / sr; returns how many. */
+static uint64_t ix_collect(ix_t *x, uint32_t id, uint64_t k)
+{
+    const ixn_t *d = &x->nd[id];
+    for (uint32_t j = 0; j < d->n; j++) {
+        if (d->leaf) {
+            x->sk[k] = d->key[j];
+            x->sr[k] = d->child[j];
+            k++;
+        } else {
+            k = ix_collect(x, d->child[j], k);
+        }
+    }
+    return k;
+}
+
+/* The root holds 12 refs after an insert: repack the index at its height if spec §7.7 allows it.
+ * Level by level from the leaves, the level's items (pairs, then the nodes just built) are cut into
+ * cnt[j] runs, run q taking items [floor(q L / m), floor((q + 1) L / m)); the k-th new node takes the
+ * k-th pool node in use (ascending location), then a node by §7.5's rule; pool nodes left over are
+ * released in ascending location order. The root keeps its location and takes the top level. */
+static bool ix_repack(ix_t *x)
+{
+    uint64_t cnt[IX_HMAX + 1u];
+    uint32_t h = x->height;
+    if (!ix_plan_ok(x->entries, h, cnt)) return false;
+    uint64_t nodes = 0;
+    for (uint32_t j = 1; j < h; j++) nodes += cnt[j];
+    if (nodes > (uint64_t)x->mapped - 1u || x->entries > x->entries_cap) return false; /* ix_reserve's guarantee */
+    uint64_t L = ix_collect(x, 0, 0);
+    uint32_t nu = 0, ui = 0;
+    for (uint32_t id = 1; id < x->bump; id++)
+        if (x->nd[id].used) x->su[nu++] = id;
+    for (uint32_t j = 1; j < h; j++) {
+        uint64_t m = cnt[j];
+        for (uint64_t q = 0; q < m; q++) {
+            uint64_t a = q * L / m, b = (q + 1u) * L / m;
+            uint32_t id;
+            if (ui < nu) {
+                id = x->su[ui++];
+                ix_dirty(x, id);
+            } else {
+                id = ix_take(x, j == 1u);
+            }
+            ixn_t *d = &x->nd[id];
+            d->leaf = j == 1u;
+            d->n = (uint32_t)(b - a);
+            memcpy(d->key, x->sk + a, d->n * sizeof d->key[0]);
+            memcpy(d->child, x->sr + a, d->n * sizeof d->child[0]);
+            x->sk[q] = d->key[0]; /* q <= a: this level's items are read before they are overwritten */
+            x->sr[q] = id;
+        }
+        L = m;
+    }
+    ixn_t *R = &x->nd[0];
+    R->leaf = false;
+    R->n = (uint32_t)L;
+    memcpy(R->key, x->sk, L * sizeof R->key[0]);
+    memcpy(R->child, x->sr, L * sizeof R->child[0]);
+    ix_dirty(x, 0);
+    while (ui < nu) ix_release(x, x->su[ui++]);
+    x->repacks++;
+    x->repack_nodes += nodes + 1u;
+    return true;
+}
+
+static void ix_destroy(void *st)
+{
+    ix_t *x = st;
+    if (x == NULL) return;
+    free(x->nd);
+    free(x->freed);
+    free(x->su);
+    free(x->sk);
+    free(x->sr);
+    free(x);
+}
+
 static ga_err_t ix_create(void **st, const ga_lw_env_t *env)
 {
     ix_t *x = calloc(1, sizeof *x);
@@ -426,15 +586,15 @@ static ga_err_t ix_create(void **st, const ga_lw_env_t *env)
     x->ncap = 64;
     x->nd = calloc(x->ncap, sizeof *x->nd);
     x->freed = calloc(x->ncap, sizeof *x->freed);
-    if (x->nd == NULL || x->freed == NULL) {
-        free(x->nd);
-        free(x->freed);
-        free(x);
+    x->su = calloc(x->ncap, sizeof *x->su);
+    if (x->nd == NULL || x->freed == NULL || x->su == NULL) {
+        ix_destroy(x);
         *st = NULL;
         return GA_ERR_NO_MEMORY;
     }
     /* The empty index: a root leaf with no ref, all zero in memory (spec §2.3). */
     x->bump = 1;
+    x->mapped = 1;
     x->in_use = 1;
     x->height = 1;
     x->nd[0].used = true;
@@ -442,27 +602,20 @@ static ga_err_t ix_create(void **st, const ga_lw_env_t *env)
     static const uint8_t zero[GA_INODE_BYTES];
     ga_err_t err = ga_mem_write(env->mem, env->md_base, zero, sizeof zero);
     if (err != GA_OK) {
-        free(x->nd);
-        free(x->freed);
-        free(x);
+        ix_destroy(x);
         *st = NULL;
     }
     return err;
 }
 
-static void ix_destroy(void *st)
-{
-    ix_t *x = st;
-    if (x == NULL) return;
-    free(x->nd);
-    free(x->freed);
-    free(x);
-}
-
 /* Room for `inserts` inserts: each may split one node per level and the root (two new nodes), and
  * each raises the height by at most one, so it takes at most height + inserts + 1 new nodes. The
  * never-used ones must fit the pool (GA_ERR_NO_METADATA_SPACE: unreachable while the slots fit, see
- * ix_pool_cap) and get their device pages mapped now (zeros: what a never-used node holds). */
+ * ix_pool_cap) and get their device pages mapped now (zeros: what a never-used node holds). A repack
+ * reuses every pool node ever taken (in use or released) and needs at most ix_plan_nodes of the
+ * largest entry count the operation can reach (level sizes grow with n), so that many are mapped too;
+ * an eligible repack (every non-root node at least 6 refs) needs fewer than n / 5 + h, within the pool.
+ * Host memory: the node arrays, and the repack's scratch for that many pairs. */
 static ga_err_t ix_reserve(void *st, uint32_t rec_cap, uint32_t inserts)
 {
     static const uint8_t zero[GA_INODE_BYTES];
@@ -471,6 +624,25 @@ static ga_err_t ix_reserve(void *st, uint32_t rec_cap, uint32_t inserts)
     uint64_t need = (uint64_t)inserts * (x->height + inserts + 1u);
     uint64_t fresh = need > x->nfreed ? need - x->nfreed : 0u;
     if ((uint64_t)(x->bump - 1u) + fresh > x->pool_cap) return GA_ERR_NO_METADATA_SPACE;
+    uint64_t nmax = x->entries + inserts;
+    if (inserts > 0u) {
+        uint64_t rb = ix_plan_nodes(nmax, x->height), have = (uint64_t)x->bump - 1u;
+        uint64_t rb_fresh = rb > have ? rb - have : 0u;
+        if (have + rb_fresh > x->pool_cap) rb_fresh = x->pool_cap - have;
+        if (rb_fresh > fresh) fresh = rb_fresh;
+    }
+    if (nmax > x->entries_cap) {
+        uint64_t nc = x->entries_cap ? x->entries_cap : 64u;
+        while (nc < nmax) nc *= 2u;
+        if (nc > UINT32_MAX) return GA_ERR_NO_MEMORY;
+        uint64_t *sk = realloc(x->sk, (size_t)nc * sizeof *sk);
+        if (sk == NULL) return GA_ERR_NO_MEMORY;
+        x->sk = sk;
+        uint32_t *sr = realloc(x->sr, (size_t)nc * sizeof *sr);
+        if (sr == NULL) return GA_ERR_NO_MEMORY;
+        x->sr = sr;
+        x->entries_cap = nc;
+    }
     uint64_t want = (uint64_t)x->bump + fresh;
     if (want > x->ncap) {
         uint64_t nc = x->ncap;
@@ -483,6 +655,9 @@ static ga_err_t ix_reserve(void *st, uint32_t rec_cap, uint32_t inserts)
         uint32_t *fr = realloc(x->freed, (size_t)nc * sizeof *fr);
         if (fr == NULL) return GA_ERR_NO_MEMORY;
         x->freed = fr;
+        uint32_t *su = realloc(x->su, (size_t)nc * sizeof *su);
+        if (su == NULL) return GA_ERR_NO_MEMORY;
+        x->su = su;
         x->ncap = (uint32_t)nc;
     }
     for (uint64_t k = 0; k < fresh; k++) {
@@ -490,6 +665,7 @@ static ga_err_t ix_reserve(void *st, uint32_t rec_cap, uint32_t inserts)
                                     sizeof zero);
         if (err != GA_OK) return err;
     }
+    if (want > x->mapped) x->mapped = (uint32_t)want;
     return GA_OK;
 }
 
@@ -497,8 +673,9 @@ static void ix_insert(void *st, const ga_rec_t *rec, uint32_t rid)
 {
     ix_t *x = st;
     ix_ins(x, 0, rec[rid].base, rid);
+    x->entries++;
     ixn_t *R = &x->nd[0];
-    if (R->n <= IX_FAN) return;
+    if (R->n <= IX_FAN || ix_repack(x)) return;
     /* The root splits: its refs go to two new nodes, 6 + 6, and it becomes their parent. */
     uint32_t a = ix_take(x, R->leaf), b = ix_take(x, R->leaf);
     ix_move(x, 0, 0, IX_MIN, a, 0);
@@ -517,6 +694,7 @@ static void ix_remove(void *st, const ga_rec_t *rec, uint32_t rid)
 {
     ix_t *x = st;
     ix_rem(x, 0, rec[rid].base, rid);
+    x->entries--;
     ixn_t *R = &x->nd[0];
     if (R->leaf || R->n != 1u) return;
     /* An inner root with one child takes the child's content; the child is released. */
@@ -569,11 +747,13 @@ static uint64_t ix_root(const void *st, const ga_rec_t *rec)
     return ((const ix_t *)st)->env.md_base;
 }
 
-static void ix_stats(const void *st, uint32_t *height, uint64_t *extra_bytes)
+static void ix_stats(const void *st, ga_lw_stats_t *out)
 {
     const ix_t *x = st;
-    *height = x->height;
-    *extra_bytes = (uint64_t)x->in_use * GA_INODE_BYTES;
+    out->height = x->height;
+    out->extra_bytes = (uint64_t)x->in_use * GA_INODE_BYTES;
+    out->repacks = x->repacks;
+    out->repack_nodes = x->repack_nodes;
 }
 
 const ga_layout_ops_t ga_layout_index_ops = {

@@ -10,6 +10,7 @@
 #include "ga_node32.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define NIL UINT32_MAX
 
@@ -163,11 +164,10 @@ static uint64_t lw_root(const void *st, const ga_rec_t *rec)
     return ga_n32_loc(&w->env, rec, w->head);
 }
 
-static void lw_stats(const void *st, uint32_t *height, uint64_t *extra_bytes)
+static void lw_stats(const void *st, ga_lw_stats_t *out)
 {
     (void)st;
-    *height = 0;
-    *extra_bytes = 0;
+    memset(out, 0, sizeof *out);
 }
 
 const ga_layout_ops_t ga_layout_list_ops = {

@@ -11,6 +11,7 @@
 #include "ga_layout.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* --- geometry ------------------------------------------------------------------------------------- */
 
@@ -140,11 +141,10 @@ static uint64_t tw_root(const void *st, const ga_rec_t *rec)
     return ((const table_w_t *)st)->env.md_base;
 }
 
-static void tw_stats(const void *st, uint32_t *height, uint64_t *extra_bytes)
+static void tw_stats(const void *st, ga_lw_stats_t *out)
 {
     (void)st;
-    *height = 0;
-    *extra_bytes = 0;
+    memset(out, 0, sizeof *out);
 }
 
 const ga_layout_ops_t ga_layout_table_ops = {

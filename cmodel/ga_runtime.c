@@ -796,9 +796,12 @@ ga_rt_stats_t ga_rt_stats(const ga_rt_t *rt)
     ga_rt_stats_t s;
     memset(&s, 0, sizeof s);
     if (rt == NULL) return s;
-    uint32_t height = 0;
-    uint64_t extra = 0;
-    rt->lo->w_stats(rt->lw, &height, &extra);
+    ga_lw_stats_t ws;
+    rt->lo->w_stats(rt->lw, &ws);
+    uint32_t height = ws.height;
+    uint64_t extra = ws.extra_bytes;
+    s.index_repacks = ws.repacks;
+    s.index_repack_nodes = ws.repack_nodes;
     s.live = rt->nlive;
     s.freed = rt->nfreed;
     s.nodes = rt->nlive + rt->nfreed;

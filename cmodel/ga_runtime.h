@@ -153,6 +153,8 @@ typedef struct {
                                     the root is a leaf); 0 for list/table */
     /* Fields below were added after the first release. */
     uint64_t index_bytes;        /* index: 128 bytes per index node in use, the root included; else 0 */
+    uint64_t index_repacks;      /* index: repacks (spec §7.7) since the runtime started; else 0 */
+    uint64_t index_repack_nodes; /* index: the nodes those repacks wrote; else 0 */
 } ga_rt_stats_t;
 ga_rt_stats_t ga_rt_stats(const ga_rt_t *rt);
 

@@ -27,6 +27,7 @@
 
 #define ROOT UINT64_C(0x600000000000)
 #define LOGMAX 256
+#define SH_DEPTHS 12
 
 /* --- hand-built nodes and a recording memif ----------------------------------------------------- */
 
@@ -372,7 +373,33 @@ typedef struct {
     size_t nslots, cap;
     unsigned depth;  /* levels of nodes (all leaves at the same depth) */
     uint64_t nodes;
+    /* Per depth d (1 = the root), the nodes left to right: location and ref count. */
+    uint64_t *lv_loc[SH_DEPTHS];
+    unsigned *lv_cnt[SH_DEPTHS];
+    size_t lv_n[SH_DEPTHS], lv_cap[SH_DEPTHS];
 } shadow_t;
+
+static void sh_level_add(shadow_t *s, unsigned d, uint64_t loc, unsigned c)
+{
+    REQUIRE(d < SH_DEPTHS, "depth %u", d);
+    if (s->lv_n[d] == s->lv_cap[d]) {
+        s->lv_cap[d] = s->lv_cap[d] ? 2 * s->lv_cap[d] : 16;
+        s->lv_loc[d] = realloc(s->lv_loc[d], s->lv_cap[d] * sizeof *s->lv_loc[d]);
+        s->lv_cnt[d] = realloc(s->lv_cnt[d], s->lv_cap[d] * sizeof *s->lv_cnt[d]);
+        REQUIRE(s->lv_loc[d] != NULL && s->lv_cnt[d] != NULL, "oom");
+    }
+    s->lv_loc[d][s->lv_n[d]] = loc;
+    s->lv_cnt[d][s->lv_n[d]++] = c;
+}
+
+static void sh_free(shadow_t *s)
+{
+    free(s->slots);
+    for (unsigned d = 0; d < SH_DEPTHS; d++) {
+        free(s->lv_loc[d]);
+        free(s->lv_cnt[d]);
+    }
+}
 
 static uint64_t sh_le(const uint8_t *b, unsigned n)
 {
@@ -391,6 +418,7 @@ static uint64_t sh_node(shadow_t *s, uint64_t loc, unsigned d, bool is_root, uin
     s->nodes++;
     unsigned c = b[0], kind = b[1];
     REQUIRE(c <= 11u && kind <= 1u && b[2] == 0u && b[3] == 0u, "node %llx header", (unsigned long long)loc);
+    sh_level_add(s, d, loc, c);
     REQUIRE(is_root || c >= 6u, "non-root node %llx holds %u refs", (unsigned long long)loc, c);
     REQUIRE(!(is_root && kind == 1u) || c >= 2u, "inner root with %u refs", c);
     for (unsigned j = c; j < 11u; j++) REQUIRE(sh_le(b + 4u + 4u * j, 4) == 0u, "unused ref %u not zero", j);
@@ -435,6 +463,7 @@ static void shadow_check(shadow_t *s, ga_rt_t *rt)
     s->nslots = 0;
     s->depth = 0;
     s->nodes = 0;
+    for (unsigned d = 0; d < SH_DEPTHS; d++) s->lv_n[d] = 0;
     s->root = ga_rt_root(rt);
     (void)sh_node(s, s->root, 1, true, 0, UINT64_MAX);
     ga_rt_stats_t st = ga_rt_stats(rt);
@@ -504,7 +533,7 @@ START_TEST(test_runtime_random)
     ck_assert_int_eq(ga_mem_create(&m), GA_OK);
     ga_rt_cfg_t c = ix_cfg(true, 4096, 40);
     ck_assert_int_eq(ga_rt_create(&c, m, &rt), GA_OK);
-    shadow_t sh = {m, 0, 7, NULL, 0, 0, 0, 0};
+    shadow_t sh = {.mem = m, .tag_bits = 7};
     shadow_check(&sh, rt);
     ga_rng_t g;
     ga_rng_seed(&g, (uint64_t)_i + 5);
@@ -548,7 +577,7 @@ START_TEST(test_runtime_random)
     }
     trims = ga_rt_stats(rt).trimmed;
     REQUIRE(trims > 0 && ga_rt_stats(rt).reclaimed > 0, "no trim or reclaim exercised");
-    free(sh.slots);
+    sh_free(&sh);
     ga_rt_destroy(rt);
     ga_mem_destroy(m);
 }
@@ -572,12 +601,93 @@ START_TEST(test_heights)
         REQUIRE(st.height <= goal[k].max_height, "%u allocations: height %u, goal %u", goal[k].n, st.height,
                 goal[k].max_height);
         if (goal[k].n == 12) ck_assert_uint_eq(st.height, 2);
-        shadow_t sh = {m, 0, 7, NULL, 0, 0, 0, 0};
+        shadow_t sh = {.mem = m, .tag_bits = 7};
         shadow_check(&sh, rt);
-        free(sh.slots);
+        sh_free(&sh);
         ga_rt_destroy(rt);
         ga_mem_destroy(m);
     }
+}
+END_TEST
+
+/* The least m with m^h >= n^e (spec §7.7's repack level sizes), by counting up; small n and h only. */
+static uint64_t least_root(uint64_t n, unsigned h, unsigned e)
+{
+    uint64_t want = 1;
+    for (unsigned k = 0; k < e; k++) want *= n;
+    for (uint64_t m = 1;; m++) {
+        uint64_t v = 1;
+        for (unsigned k = 0; k < h; k++) v *= m;
+        if (v >= want) return m;
+    }
+}
+
+/* Random frees and first-fit mallocs at about 1 100 entries (700 live, up to 400 freed): random
+ * inserts split nodes, the 3-level root fills, and the index is repacked (spec §7.7) instead of growing
+ * to 4 levels (1 100 <= 0.9 * 11^3 = 1 197.9). After every repack its exact shape is checked from memory: level sizes
+ * m_j = least m with m^3 >= n^(3 - j), run sizes floor((q + 1) L / m) - floor(q L / m), and the reused
+ * pool nodes taken in ascending location order from the leaves up. */
+START_TEST(test_repack)
+{
+    ga_mem_t *m;
+    ga_rt_t *rt;
+    ck_assert_int_eq(ga_mem_create(&m), GA_OK);
+    ga_rt_cfg_t c = ix_cfg(false, 4096, 400);
+    ck_assert_int_eq(ga_rt_create(&c, m, &rt), GA_OK);
+    shadow_t sh = {.mem = m, .tag_bits = 7};
+    ga_rng_t g;
+    ga_rng_seed(&g, 77);
+    enum { LIVE = 700 };
+    static uint64_t live[LIVE];
+    for (int i = 0; i < LIVE; i++)
+        REQUIRE(ga_rt_malloc(rt, 256u * (1u + ga_rng_below(&g, 64)), &live[i]) == GA_OK, "malloc");
+    shadow_check(&sh, rt);
+    ck_assert_uint_eq(ga_rt_stats(rt).height, 3);
+    uint64_t checked = 0, placed = 0;
+    for (int r = 0; r < 4000; r++) {
+        int k = (int)ga_rng_below(&g, LIVE);
+        REQUIRE(ga_rt_free(rt, live[k]) == GA_OK, "free");
+        shadow_check(&sh, rt);
+        uint64_t pool_before = sh.nodes - 1u;
+        ga_rt_stats_t b = ga_rt_stats(rt);
+        REQUIRE(ga_rt_malloc(rt, 256u * (1u + ga_rng_below(&g, 64)), &live[k]) == GA_OK, "malloc");
+        shadow_check(&sh, rt);
+        ga_rt_stats_t a = ga_rt_stats(rt);
+        REQUIRE(a.height <= 3u, "round %d: height %u for %llu entries", r, a.height, (unsigned long long)a.nodes);
+        if (a.index_repacks == b.index_repacks) continue;
+        REQUIRE(a.index_repacks == b.index_repacks + 1u, "two repacks in one malloc");
+        unsigned h = a.height;
+        uint64_t n = a.nodes, cnt[4], total = 0;
+        for (unsigned j = 0; j <= h; j++) cnt[j] = least_root(n, h, h - j);
+        for (unsigned j = 1; j <= h; j++) {
+            unsigned d = h - j + 1u; /* shadow depth: 1 is the root */
+            REQUIRE(sh.lv_n[d] == cnt[j], "repack: level %u has %zu nodes, spec %llu", j, sh.lv_n[d],
+                    (unsigned long long)cnt[j]);
+            for (uint64_t q = 0; q < cnt[j]; q++) {
+                uint64_t want = (q + 1u) * cnt[j - 1u] / cnt[j] - q * cnt[j - 1u] / cnt[j];
+                REQUIRE(sh.lv_cnt[d][q] == want, "repack: level %u node %llu holds %u refs, spec %llu", j,
+                        (unsigned long long)q, sh.lv_cnt[d][q], (unsigned long long)want);
+            }
+            if (j < h) total += cnt[j];
+        }
+        REQUIRE(a.index_repack_nodes - b.index_repack_nodes == total + 1u, "repack node count");
+        if (a.trimmed == b.trimmed && a.reclaimed == b.reclaimed) {
+            uint64_t prev = 0, seen = 0;
+            for (unsigned d = h; d >= 2u && seen < pool_before; d--)
+                for (size_t q = 0; q < sh.lv_n[d] && seen < pool_before; q++, seen++) {
+                    REQUIRE(sh.lv_loc[d][q] > prev, "repack: reused nodes not taken in ascending order");
+                    prev = sh.lv_loc[d][q];
+                }
+            placed++;
+        }
+        for (int t = 0; t < 16; t++) agree_at(rt, m, live[ga_rng_below(&g, LIVE)] + ga_rng_below(&g, 256));
+        checked++;
+    }
+    REQUIRE(checked >= 2u && placed >= 1u, "only %llu repacks (%llu with the placement checked)",
+            (unsigned long long)checked, (unsigned long long)placed);
+    sh_free(&sh);
+    ga_rt_destroy(rt);
+    ga_mem_destroy(m);
 }
 END_TEST
 
@@ -672,6 +782,7 @@ static Suite *index_suite(void)
     tcase_set_timeout(t, 120);
     tcase_add_loop_test(t, test_runtime_random, 0, 3);
     tcase_add_test(t, test_heights);
+    tcase_add_test(t, test_repack);
     tcase_add_test(t, test_config_and_space);
     tcase_add_test(t, test_mlu_counts);
     suite_add_tcase(s, t);
