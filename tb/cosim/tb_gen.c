@@ -4,7 +4,8 @@
  * The run is a sequence of phases of a few hundred to a few thousand requests. Each phase picks a
  * "personality": COMPILER or HWONLY mode, the STEP_LIMIT, how many requests may be in flight, a hot
  * set of allocations (so that the MLB hits, as it does on real workloads [paper Fig 4, §9.2]) and a
- * live-allocation target. Some phases open with a directed burst:
+ * live-allocation target (INDEX runs: one phase in eight grows to 100 .. 399, for 3-level walks and
+ * repacks). Some phases open with a directed burst:
  *   - TERMINATE policy: faulting checks one at a time, operations while halted, CLEAR_HALT;
  *   - corrupt metadata: a cyclic list, a misaligned or unmapped node pointer, entries that run past
  *     2^V, a misaligned ROOT, a table at ROOT 0 (slot 0 at location 0);
@@ -56,6 +57,7 @@ struct tb_gen {
     unsigned hot_n;
     uint64_t hot[16];
     size_t max_live;
+    bool grow;          /* this phase allocates faster than it frees, up to max_live */
     uint32_t step_limit;
     bool corrupt_active; /* a corrupt burst's ops: pointers around the fake structure */
     uint64_t fake_ptr;   /* corrupt burst: the live pointer the fake entries imitate */
@@ -509,6 +511,14 @@ static void new_phase(tb_gen_t *g, tb_world_t *w)
     g->max_out = outs[rnd(g, 10)];
     push(g, A_ITEM, TB_IT_MAXOUT, 0, 0, g->max_out);
     g->max_live = 2u + (size_t)rnd(g, g->cfg.layout == GA_LAYOUT_LIST ? 24 : 48);
+    /* The index: one phase in eight (a longer one) grows towards 100 .. 399 live allocations, so walks
+     * cross 3 node levels and full roots repack (spec §7.7). Only the index draws here: the other
+     * layouts' stimulus for a seed is unchanged. */
+    g->grow = g->cfg.layout == GA_LAYOUT_INDEX && pct(g, 12);
+    if (g->grow) {
+        g->max_live = 100u + (size_t)rnd(g, 300);
+        g->phase_left = 3000u + rnd(g, 3000);
+    }
     g->hot_n = w->nlive == 0 ? 0u : 1u + (unsigned)rnd(g, w->nlive < 12u ? w->nlive : 12u);
     for (unsigned i = 0; i < g->hot_n; i++) g->hot[i] = w->live[rnd(g, w->nlive)].ptr;
     if (pct(g, 4)) push(g, A_CFG, TB_CFG_SM_ID, rnd(g, 65536), 0, 0);
@@ -590,7 +600,7 @@ bool tb_gen_next(tb_gen_t *g, tb_world_t *w, tb_item_t *it)
 
     /* Host actions first: keep the live count near the phase's target. */
     unsigned r = (unsigned)rnd(g, 1000);
-    if ((w->nlive < 2u && r < 500) || (w->nlive < g->max_live && r < 30)) {
+    if ((w->nlive < 2u && r < 500) || (w->nlive < g->max_live && r < (g->grow ? 55u : 30u))) {
         memset(it, 0, sizeof *it);
         it->kind = TB_IT_ALLOC;
         it->name = -1;

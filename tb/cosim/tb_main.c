@@ -266,6 +266,7 @@ typedef struct {
     bool fst_open, fst_done;
     /* stats */
     uint64_t allocs, alloc_fail, frees, bursts_corrupt, poisons, fatal, asserts;
+    uint32_t max_height;    /* the structure's largest height after a host operation */
     uint64_t first_mm_op;
     bool any_mm;
 } run_t;
@@ -331,6 +332,8 @@ static void follow_host(run_t *r, bool from_free)
 {
     const uint64_t *locs = NULL;
     size_t n = ga_rt_invalidations(r->w.rt, &locs);
+    uint32_t h = ga_rt_stats(r->w.rt).height;
+    if (h > r->max_height) r->max_height = h;
     for (size_t i = 0; i < n; i++) follow_req(r, TB_OP_INVALIDATE, locs[i], 0, from_free ? TB_RF_FREE_INVAL : 0u);
     if (from_free) tb_chk_note_free(r->chk, (unsigned)n);
     uint64_t root = ga_rt_root(r->w.rt);
@@ -579,11 +582,16 @@ static void print_summary(run_t *r, double secs)
     printf("  walks %" PRIu64 ", fetches %" PRIu64 ", reads %" PRIu64 " (error responses %" PRIu64 ", injected %" PRIu64
            "), oracle %" PRIu64 " (lies %" PRIu64 ")\n",
            s.walks, s.fetches, s.reads, s.read_errors, r->ms.st.injected, s.oracle_queries, r->ms.st.lies);
-    if (r->o.layout == GA_LAYOUT_INDEX)
+    if (r->o.layout == GA_LAYOUT_INDEX) {
+        ga_rt_stats_t rs = ga_rt_stats(r->w.rt);
         printf("  index walks: FOUND %" PRIu64 " RANGE_ONLY %" PRIu64 " NOT_FOUND %" PRIu64 " STEP_LIMIT %" PRIu64
                " FAULT %" PRIu64 "; 128-byte node reads %" PRIu64 " (4 beats each; %" PRIu64 " with an error beat)\n",
                s.index_walks[GA_WALK_FOUND], s.index_walks[GA_WALK_RANGE_ONLY], s.index_walks[GA_WALK_NOT_FOUND],
                s.index_walks[GA_WALK_STEP_LIMIT], s.index_walks[GA_WALK_FAULT], s.node128_reads, s.node128_errors);
+        printf("  index: at most %" PRIu32 " node levels; repacks (spec 7.7) %" PRIu64 "; at the end %" PRIu32
+               " levels, %" PRIu64 " entries\n",
+               r->max_height, rs.index_repacks, rs.height, rs.nodes);
+    }
     printf("  faults:");
     for (unsigned k = 1; k < GA_EXC_KINDS; k++) printf(" %s %" PRIu64, ga_exc_name((ga_exc_kind_t)k), s.faults_by_kind[k]);
     printf("; HALTED %" PRIu64 ", CFG_ERROR %" PRIu64 "\n", s.halted_rsps, s.cfg_errors);
