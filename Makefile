@@ -111,7 +111,7 @@ TEST_FULL_HW := gatesim fpga-sim fpga-sim-sys fpga-quick sys-rtl-check cosim-sys
 # The first failing step stops make test (make -k test too: no step runs after a failed one). The chain
 # is drawn only when test or test-full is a goal, so make test-step/<step> runs that step alone.
 TEST_RUN := $(addprefix test-step/,$(TEST_STEPS))
-test: deps $(TEST_RUN) ## What CI runs (see TEST_STEPS); 28 minutes measured on 2 idle cores from a clean clone (make test-full: the rest)
+test: deps $(TEST_RUN) ## What CI runs (see TEST_STEPS); 28 to 30 minutes measured on 2 idle cores from a clean clone (make test-full: the rest)
 	@echo "make test: all suites passed"
 
 .PHONY: $(TEST_RUN)

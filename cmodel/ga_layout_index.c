@@ -453,13 +453,14 @@ static int bn_cmp(const uint32_t *a, const uint32_t *b)
 
 /* Level sizes of a repack of n entries at height h (spec §7.7): cnt[j] = the least m with
  * m^h >= n^(h - j), j = 0 .. h (cnt[0] = n entries, cnt[h] = 1 root). Exact integer arithmetic; a binary
- * search over m in [1, n]. */
+ * search over m in [1, cnt[j - 1]] (the sizes shrink going up). */
 static void ix_plan(uint64_t n, uint32_t h, uint64_t *cnt)
 {
     uint32_t want[BN_LIMBS], have[BN_LIMBS];
-    for (uint32_t j = 0; j <= h; j++) {
+    cnt[0] = n;
+    for (uint32_t j = 1; j <= h; j++) {
         bn_pow(want, n, h - j);
-        uint64_t lo = 1, hi = n > 1u ? n : 1u;
+        uint64_t lo = 1, hi = cnt[j - 1] > 1u ? cnt[j - 1] : 1u;
         while (lo < hi) {
             uint64_t mid = lo + (hi - lo) / 2u;
             bn_pow(have, mid, h);
@@ -660,12 +661,13 @@ static ga_err_t ix_reserve(void *st, uint32_t rec_cap, uint32_t inserts)
         x->su = su;
         x->ncap = (uint32_t)nc;
     }
-    for (uint64_t k = 0; k < fresh; k++) {
-        ga_err_t err = ga_mem_write(x->env.mem, x->env.md_base + ix_node_off(x, (uint32_t)(x->bump + k)), zero,
-                                    sizeof zero);
+    /* Never-used nodes below `mapped` were mapped (zeroed) by an earlier call and nothing has written
+     * them since: only the ones above it are written now. */
+    for (uint64_t id = x->mapped > x->bump ? x->mapped : x->bump; id < want; id++) {
+        ga_err_t err = ga_mem_write(x->env.mem, x->env.md_base + ix_node_off(x, (uint32_t)id), zero, sizeof zero);
         if (err != GA_OK) return err;
+        x->mapped = (uint32_t)id + 1u;
     }
-    if (want > x->mapped) x->mapped = (uint32_t)want;
     return GA_OK;
 }
 
