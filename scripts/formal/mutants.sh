@@ -37,6 +37,7 @@ index_key_lt|ga_walker.sv|walker_ix_keys@9/2|s/ +: 64] <= p_va) begin/ +: 64] < 
 index_ref_jq|ga_walker.sv|walker_ix_keys@9/2|s/if (j_d == 4'(j)) ref_sel/if (j_q == 4'(j)) ref_sel/|the INDEX child or slot is taken from j before the last beat's keys (key[7..10] ignored; issue 13)
 mlu_inval_race|ga_mlu.sv|mlu_safety@10/2|/ga_pkg::OP_INVALIDATE: begin/,/r_set      = 1'b1;/s/sl_dirty_d = 1'b1;/sl_dirty_d = sl_dirty_q;/|INVALIDATE does not mark the in-flight fill stale (spec 6.5)
 mlu_lm_starve|ga_mlu.sv|mlu_live@17/14|/SL_LM: begin/,/w_ack  = 1'b1;/s/if (w_done_g \&\& slot_free) begin/if (1'b0) begin/|a LOADMETA walk result is never taken: the request is held but never answered (liveness only)
+mlu_lm_starve_l2|ga_mlu.sv|mlu_live_l2@17/14|/SL_LM: begin/,/w_ack  = 1'b1;/s/if (w_done_g \&\& slot_free) begin/if (1'b0) begin/|the same starvation at Lanes 2, HwOnly 0: mlu_live_l2 is not vacuous there
 mlu_rl_inval_race|ga_mlu.sv|mlu_safety_rl@10/4|/ga_pkg::OP_INVALIDATE: begin/,/r_set      = 1'b1;/s/sl_dirty_d = 1'b1;/sl_dirty_d = sl_dirty_q;/|the same bug with the boards' options (RegLookup 1): the proof that closes there is not vacuous
 arb_no_advance|ga_arb.sv|arb_n4@8/3|s/ptr_d  = (gnt_int == N - 1) ? '0 : IdxW'(gnt_int + 1);/ptr_d  = ptr_q;/|the arbiter's round-robin pointer never moves: a low-index SM can starve the others
 mlb_end_le|ga_mlb.sv|mlb2_end_eq|s/({1'b0, rng_va} < ({1'b0, ebase}/({1'b0, rng_va} <= ({1'b0, ebase}/|EndForm 1 range match: va < base + size becomes va <= base + size (issue 13)
