@@ -25,8 +25,8 @@
  * room, and only then splits the node 6 + 6; a remove from a node left with 5 borrows from the left
  * sibling, else the right one, if it holds more than 6, else merges with it; a full root splits into
  * two new nodes and an inner root with a single child takes the child's content. Slots never move.
- * Random inserts (a program that frees and allocates at random) leave nodes about two-thirds full, so
- * the root would split long before the height is full; while the entries would fill no more than 90 %
+ * Random inserts (a program that frees and allocates at random) split full nodes 6 + 6 and leave many
+ * nodes part-full, so the root would split long before the height is full; while the entries would fill no more than 90 %
  * of the current height (10 n <= 9 * 11^h), a full root instead repacks the whole index at that height,
  * every level evenly filled (spec §7.7 "Repack"): it rewrites only index nodes, never a slot.
  */
