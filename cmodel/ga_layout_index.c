@@ -487,14 +487,21 @@ static bool ix_plan_ok(uint64_t n, uint32_t h, uint64_t *cnt)
     return true;
 }
 
-/* Non-root nodes of a repack of n entries at height h: the sum of cnt[1 .. h-1]. */
+/* A plan's non-root nodes: the sum of cnt[1 .. h-1]. */
+static uint64_t ix_plan_sum(const uint64_t *cnt, uint32_t h)
+{
+    uint64_t t = 0;
+    for (uint32_t j = 1; j < h; j++) t += cnt[j];
+    return t;
+}
+
+/* Non-root nodes of a repack of n entries at height h. */
 static uint64_t ix_plan_nodes(uint64_t n, uint32_t h)
 {
     if (h < 2u || h > IX_HMAX || n == 0u) return 0;
-    uint64_t cnt[IX_HMAX + 1u], t = 0;
+    uint64_t cnt[IX_HMAX + 1u];
     ix_plan(n, h, cnt);
-    for (uint32_t j = 1; j < h; j++) t += cnt[j];
-    return t;
+    return ix_plan_sum(cnt, h);
 }
 
 /* The leaves' pairs in base order into sk / sr; returns how many. */
@@ -523,8 +530,7 @@ static bool ix_repack(ix_t *x)
     uint64_t cnt[IX_HMAX + 1u];
     uint32_t h = x->height;
     if (!ix_plan_ok(x->entries, h, cnt)) return false;
-    uint64_t nodes = 0;
-    for (uint32_t j = 1; j < h; j++) nodes += cnt[j];
+    uint64_t nodes = ix_plan_sum(cnt, h);
     if (nodes > (uint64_t)x->mapped - 1u || x->entries > x->entries_cap) return false; /* ix_reserve's guarantee */
     uint64_t L = ix_collect(x, 0, 0);
     uint32_t nu = 0, ui = 0;

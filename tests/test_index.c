@@ -623,10 +623,10 @@ static uint64_t least_root(uint64_t n, unsigned h, unsigned e)
 }
 
 /* Random frees and first-fit mallocs at about 1 100 entries (700 live, up to 400 freed): random
- * inserts split nodes, the 3-level root fills, and the index is repacked (spec §7.7) instead of growing
- * to 4 levels (1 100 <= 0.9 * 11^3 = 1 197.9). After every repack its exact shape is checked from memory: level sizes
- * m_j = least m with m^3 >= n^(3 - j), run sizes floor((q + 1) L / m) - floor(q L / m), and the reused
- * pool nodes taken in ascending location order from the leaves up. */
+ * inserts split nodes, the 3-level root fills, and the index is repacked (spec §7.7) instead of
+ * growing to 4 levels (1 100 <= 0.9 * 11^3 = 1 197.9). After every repack its exact shape is checked
+ * from memory: level sizes m_j = least m with m^3 >= n^(3 - j), run sizes floor((q + 1) L / m) -
+ * floor(q L / m), and the reused pool nodes taken in ascending location order from the leaves up. */
 START_TEST(test_repack)
 {
     ga_mem_t *m;
