@@ -40,10 +40,12 @@ typedef struct {
 
 /* What a writer reports about its structure (ga_rt_stats). */
 typedef struct {
-    uint32_t height;       /* node levels (0 when the layout has none) */
+    uint32_t height;       /* node levels (0 when the layout has none; index: the live index's) */
+    uint32_t freed_height; /* index: the freed index's node levels (spec §2.3); 0 for the others */
     uint64_t extra_bytes;  /* metadata beyond the slots (index nodes) */
     uint64_t repacks;      /* index: repacks (spec §7.7) since the runtime started */
     uint64_t repack_nodes; /* index: nodes those repacks wrote */
+    uint64_t node_writes;  /* index: nodes written by flush since the start (releases' zeroing not counted) */
 } ga_lw_stats_t;
 
 typedef struct ga_layout_ops {
@@ -70,6 +72,11 @@ typedef struct ga_layout_ops {
      *   GA_ERR_NO_MEMORY or GA_ERR_NO_METADATA_SPACE; either changes nothing the walker can see.
      * insert: record id (base, size, slot set, its slot already taken) enters the structure.
      * remove: record id leaves it (called before its slot is released and zeroed).
+ * freed (optional, NULL when the layout does not care): live record id was just freed (its tag in
+ *   device memory becomes F; the structure must not change: frees race walks, spec §8).
+ * begin (optional): a malloc is about to commit (before its removes and inserts); index: moves the
+ *   entries freed since the last malloc into the freed index (spec §7.7). reserve already counted
+ *   those moves among its inserts.
      * flush: write every node the operation changed; called once at the end of each operation, after
      *   the runtime has written the changed entries. Must not fail (pages were mapped by reserve).
      * root: the ROOT register value for the current structure.
@@ -81,6 +88,8 @@ typedef struct ga_layout_ops {
     ga_err_t (*w_reserve)(void *st, uint32_t rec_cap, uint32_t inserts);
     void (*w_insert)(void *st, const ga_rec_t *rec, uint32_t id);
     void (*w_remove)(void *st, const ga_rec_t *rec, uint32_t id);
+    void (*w_freed)(void *st, const ga_rec_t *rec, uint32_t id);
+    void (*w_begin)(void *st, const ga_rec_t *rec);
     void (*w_flush)(void *st, const ga_rec_t *rec);
     uint64_t (*w_root)(const void *st, const ga_rec_t *rec);
     void (*w_stats)(const void *st, ga_lw_stats_t *out);

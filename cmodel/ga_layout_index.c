@@ -4,9 +4,10 @@
  * by replacing the oracle with an index whose nodes are one 128-byte L1 line [paper §8: GA100 L1
  * lines of 128 bytes in four 32-byte sectors].
  *
- * Region (md_base 128-aligned; ROOT = md_base; every reference is a 32-bit count of 16-byte units
- * from ROOT, so location = ROOT + 16 * ref):
- *   [ROOT, +128)                              the root node (it never moves)
+ * Region (md_base 128-aligned; ROOT = md_base + 128; every reference is a 32-bit count of 16-byte
+ * units from ROOT, so location = ROOT + 16 * ref):
+ *   [ROOT - 128, +128)                        the freed index's root node (it never moves)
+ *   [ROOT, +128)                              the live index's root node (it never moves)
  *   [ROOT + 128, +16 * capacity)              the slots: slot s at ROOT + 128 + 16 * s (ref 8 + s)
  *   [pool = ROOT + 128 + roundup(16 * capacity, 128), +128 * (capacity / 5 + 64))   the other nodes
  * A node (128 bytes, little-endian): byte 0 count c (0 .. 11), byte 1 kind (0 leaf, 1 inner), bytes
@@ -29,6 +30,13 @@
  * nodes part-full, so the root would split long before the height is full; while the entries would fill no more than 90 %
  * of the current height (10 n <= 9 * 11^h), a full root instead repacks the whole index at that height,
  * every level evenly filled (spec §7.7 "Repack"): it rewrites only index nodes, never a slot.
+ *
+ * Two indexes share the slots and the pool (spec §2.3, 1.3): the live index (root at ROOT) holds the
+ * live entries and those freed since the last malloc; the freed index (root at ROOT - 128) the other
+ * freed entries. A free changes neither (frees race walks, spec §8); a malloc first moves the entries
+ * freed since the previous one from the live index to the freed one, oldest free first. The walk
+ * reads the live index and, only when no entry there covers the address, the freed one: so up to
+ * reclaim_threshold freed entries cost a live pointer's walk nothing.
  */
 #include "ga_layout.h"
 
@@ -38,6 +46,7 @@
 #define IX_FAN 11u      /* refs per node (spec §2.3) */
 #define IX_MIN 6u       /* refs of every node but the root after each operation (spec §7.7) */
 #define IX_SLOT0 128u   /* offset of slot 0 from ROOT */
+#define IX_FROOT 128u   /* the freed root sits at ROOT - 128 = md_base */
 #define IX_SLACK 64u    /* pool nodes beyond capacity / 5 (see ix_pool_cap) */
 #define IX_MAX_UNITS (UINT64_C(1) << 32) /* a 32-bit ref addresses 2^32 16-byte units */
 #define NIL UINT32_MAX
@@ -57,17 +66,18 @@ static uint64_t ix_pool_off(uint32_t capacity)
  * covers the nodes an operation may need before it frees any (ix_reserve's bound). */
 static uint64_t ix_pool_cap(uint32_t capacity) { return (uint64_t)capacity / 5u + IX_SLACK; }
 
-/* The region's size; 0 (refused) when it would not fit the 32-bit refs. */
+/* The region's size; 0 (refused) when the part above ROOT would not fit the 32-bit refs. */
 static uint64_t ix_md_bytes(uint32_t capacity)
 {
     uint64_t len = ix_pool_off(capacity) + ix_pool_cap(capacity) * GA_INODE_BYTES;
-    return len / 16u > IX_MAX_UNITS ? 0u : len;
+    return len / 16u > IX_MAX_UNITS ? 0u : IX_FROOT + len;
 }
 
+/* A slot's location minus md_base. */
 static uint64_t ix_slot_offset(uint32_t capacity, uint32_t slot)
 {
     (void)capacity;
-    return IX_SLOT0 + (uint64_t)slot * GA_ENTRY_BYTES;
+    return IX_FROOT + IX_SLOT0 + (uint64_t)slot * GA_ENTRY_BYTES;
 }
 
 /* --- the walk ------------------------------------------------------------------------------------- */
@@ -78,18 +88,19 @@ static uint32_t le32(const uint8_t *b)
 }
 
 /*
- * n = ROOT, steps = 0, repeat (spec §3.3, INDEX):
+ * n = ROOT, live phase, steps = 0, repeat (spec §3.3, INDEX):
  *   1. n mod 128 != 0                         -> FAULT, no read
  *   2. steps = step_limit                     -> STEP_LIMIT, no read
  *   3. read 128 bytes at n, steps++; error    -> FAULT
  *   4. c = byte 0, kind = byte 1; c > 11, kind > 1 or bytes 2..3 not zero -> FAULT
- *   5. c = 0                                  -> NOT_FOUND
+ *   5. c = 0                                  -> none
  *   6. j = the largest i in 1 .. c-1 with key[i] <= a, else 0
  *   7. L = ROOT + 16 * ref[j] (modulo 2^64)
  *   8. inner: n = L, repeat from 1.
  *   9. leaf: steps = step_limit -> STEP_LIMIT, no read; read 16 bytes at L, steps++; error -> FAULT;
- *      the entry range-covers a -> FOUND (L, e) or RANGE_ONLY (L, e), else NOT_FOUND.
- * A key equal to a selects its own ref (the entry at that base); keys out of order (only in corrupt
+ *      the entry range-covers a -> FOUND (L, e) or RANGE_ONLY (L, e), else none.
+ * none: in the live phase n = ROOT - 128 (the freed index), freed phase, repeat from 1 (steps go on
+ * counting); in the freed phase NOT_FOUND. Refs stay offsets from ROOT in both phases. A key equal to a selects its own ref (the entry at that base); keys out of order (only in corrupt
  * metadata) still pick one ref by the same rule. ROOT mod 128 != 0 ends FAULT before any read, like a
  * misaligned child. bytes counts 128 per node and 16 for the slot.
  */
@@ -100,6 +111,7 @@ static ga_walk_result_t index_walk(const ga_walk_cfg_t *cfg, const ga_memif_t *m
     uint8_t buf[GA_INODE_BYTES];
     uint64_t n = cfg->root, bytes = 0;
     uint32_t steps = 0;
+    bool live = true;
     for (;;) {
         if (n % GA_INODE_BYTES != 0u) return ga_walk_end_empty(GA_WALK_FAULT, steps, bytes);
         if (steps == cfg->step_limit) return ga_walk_end_empty(GA_WALK_STEP_LIMIT, steps, bytes);
@@ -109,7 +121,12 @@ static ga_walk_result_t index_walk(const ga_walk_cfg_t *cfg, const ga_memif_t *m
         unsigned c = buf[0], kind = buf[1];
         if (c > IX_FAN || kind > 1u || buf[2] != 0u || buf[3] != 0u)
             return ga_walk_end_empty(GA_WALK_FAULT, steps, bytes);
-        if (c == 0u) return ga_walk_end_empty(GA_WALK_NOT_FOUND, steps, bytes);
+        if (c == 0u) {
+            if (!live) return ga_walk_end_empty(GA_WALK_NOT_FOUND, steps, bytes);
+            live = false;
+            n = cfg->root - IX_FROOT; /* modulo 2^64 */
+            continue;
+        }
         unsigned j = 0;
         for (unsigned i = c - 1u; i >= 1u; i--)
             if (ga_le64(buf + 48u + 8u * (i - 1u)) <= a) {
@@ -127,8 +144,10 @@ static ga_walk_result_t index_walk(const ga_walk_cfg_t *cfg, const ga_memif_t *m
         if (mem->read(mem->read_ctx, loc, GA_ENTRY_BYTES, buf) != 0)
             return ga_walk_end_empty(GA_WALK_FAULT, steps, bytes);
         ga_entry_t e = { ga_le64(buf), ga_le64(buf + 8) };
-        if (!ga_entry_covers(e, p, tb)) return ga_walk_end_empty(GA_WALK_NOT_FOUND, steps, bytes);
-        return ga_walk_end_covered(loc, e, p, steps, bytes, tb);
+        if (ga_entry_covers(e, p, tb)) return ga_walk_end_covered(loc, e, p, steps, bytes, tb);
+        if (!live) return ga_walk_end_empty(GA_WALK_NOT_FOUND, steps, bytes);
+        live = false;
+        n = cfg->root - IX_FROOT;
     }
 }
 
@@ -157,10 +176,12 @@ static uint64_t ref_le32(const uint8_t *b)
     return v;
 }
 
-static uint64_t index_ref_search(ga_mem_t *mem, uint64_t root, uint64_t slots, unsigned tag_bits, uint64_t p,
-                                 uint64_t max_nodes, ga_entry_t *e_out, bool *ok)
+/* One index whose root node is at `top`, refs counted from `root`: 1 and *loc (0 unless the entry
+ * matches) when an entry's range contains the address, 0 when none does, -1 when it gives up. *count
+ * counts reads (nodes and slots) across both indexes. */
+static int ref_tree(ga_mem_t *mem, uint64_t root, uint64_t top, unsigned tag_bits, uint64_t p, uint64_t max_nodes,
+                    uint64_t *count, ga_entry_t *e_out, uint64_t *loc_out)
 {
-    (void)slots;
     const unsigned vbits = 64u - tag_bits;
     const uint64_t va_mask = UINT64_MAX >> tag_bits;
     const uint64_t a = p & va_mask, t = p >> vbits;
@@ -169,17 +190,16 @@ static uint64_t index_ref_search(ga_mem_t *mem, uint64_t root, uint64_t slots, u
         unsigned next; /* the next ref to visit */
     } stack[REF_DEPTH];
     unsigned depth = 0;
-    uint64_t count = 0;
 
-    if (root % 128u != 0u || max_nodes == 0u) return 0;
-    if (ga_mem_read(mem, root, stack[0].node, 128) != GA_MEM_OK) return 0;
-    count = 1;
+    if (top % 128u != 0u || *count == max_nodes) return -1;
+    if (ga_mem_read(mem, top, stack[0].node, 128) != GA_MEM_OK) return -1;
+    (*count)++;
     stack[0].next = 0;
     depth = 1;
     while (depth > 0u) {
         uint8_t *nd = stack[depth - 1u].node;
         unsigned c = nd[0];
-        if (c > 11u || nd[1] > 1u || nd[2] != 0u || nd[3] != 0u) return 0;
+        if (c > 11u || nd[1] > 1u || nd[2] != 0u || nd[3] != 0u) return -1;
         unsigned j = stack[depth - 1u].next;
         if (j >= c) {
             depth--;
@@ -187,28 +207,41 @@ static uint64_t index_ref_search(ga_mem_t *mem, uint64_t root, uint64_t slots, u
         }
         stack[depth - 1u].next = j + 1u;
         uint64_t loc = root + 16u * ref_le32(nd + 4u + 4u * j);
-        if (count == max_nodes) return 0;
-        count++;
+        if (*count == max_nodes) return -1;
+        (*count)++;
         if (nd[1] == 1u) { /* inner: descend */
-            if (loc % 128u != 0u || depth == REF_DEPTH) return 0;
-            if (ga_mem_read(mem, loc, stack[depth].node, 128) != GA_MEM_OK) return 0;
+            if (loc % 128u != 0u || depth == REF_DEPTH) return -1;
+            if (ga_mem_read(mem, loc, stack[depth].node, 128) != GA_MEM_OK) return -1;
             stack[depth].next = 0;
             depth++;
             continue;
         }
         uint8_t slot[16]; /* leaf: the slot */
-        if (ga_mem_read(mem, loc, slot, 16) != GA_MEM_OK) return 0;
+        if (ga_mem_read(mem, loc, slot, 16) != GA_MEM_OK) return -1;
         uint64_t tb = ref_le64(slot), size = ref_le64(slot + 8), ebase = tb & va_mask;
         if (a >= ebase && a - ebase < size) {
-            *ok = true;
             e_out->tb = tb;
             e_out->size = size;
             uint64_t etag = tb >> vbits;
-            return t == etag && t != 0u && t != (UINT64_MAX >> vbits) ? loc : 0u;
+            *loc_out = t == etag && t != 0u && t != (UINT64_MAX >> vbits) ? loc : 0u;
+            return 1;
         }
     }
-    *ok = true;
     return 0;
+}
+
+/* The live index at ROOT, then the freed one at ROOT - 128 (spec §2.3): between them they hold every
+ * entry once, so the search looks in the second only when the first holds no covering entry. */
+static uint64_t index_ref_search(ga_mem_t *mem, uint64_t root, uint64_t slots, unsigned tag_bits, uint64_t p,
+                                 uint64_t max_nodes, ga_entry_t *e_out, bool *ok)
+{
+    (void)slots;
+    uint64_t count = 0, loc = 0;
+    int r = ref_tree(mem, root, root, tag_bits, p, max_nodes, &count, e_out, &loc);
+    if (r == 0) r = ref_tree(mem, root, root - 128u, tag_bits, p, max_nodes, &count, e_out, &loc);
+    if (r < 0) return 0;
+    *ok = true;
+    return loc;
 }
 
 /* --- the runtime writer ----------------------------------------------------------------------------- */
@@ -223,30 +256,43 @@ typedef struct {
     uint32_t child[IX_FAN + 1u]; /* inner: node id; leaf: record id */
 } ixn_t;
 
+/* The two indexes (spec §2.3): tree t's root is node id t. */
+#define IX_LIVE 0u
+#define IX_DEAD 1u
+#define IX_ROOTS 2u
+
 typedef struct {
     ga_lw_env_t env;
     uint64_t pool_off;   /* pool base - ROOT */
     uint64_t pool_cap;   /* pool nodes */
-    ixn_t *nd;           /* node ids: 0 the root, k >= 1 pool node k - 1 */
+    ixn_t *nd;           /* node ids: 0 the live root, 1 the freed root, k >= 2 pool node k - 2 */
     uint32_t ncap;       /* ids nd holds */
-    uint32_t bump;       /* ids ever used (the root included) */
+    uint32_t bump;       /* ids ever used (the roots included) */
     uint32_t *freed;     /* released ids, most recent last */
     uint32_t nfreed;
     uint32_t dhead;
-    uint32_t height;     /* node levels: 1 while the root is a leaf */
-    uint32_t in_use;     /* nodes in use, the root included */
+    uint32_t cur;        /* the tree the current insert or remove works on */
+    uint32_t height[IX_ROOTS];  /* node levels: 1 while the root is a leaf */
+    uint64_t entries[IX_ROOTS]; /* (base, slot) pairs in each index */
+    uint32_t pnodes[IX_ROOTS];  /* pool nodes each index uses */
+    uint32_t in_use;     /* nodes in use, the roots included */
     uint32_t mapped;     /* ids below this one have their device pages mapped (ix_reserve) */
-    uint64_t entries;    /* (base, slot) pairs in the index */
-    uint64_t repacks, repack_nodes;
+    uint64_t repacks, repack_nodes, node_writes;
+    uint8_t *where;      /* per record id: 0 in no index, 1 + t in tree t; rcap of them */
+    uint32_t *pend;      /* records freed since the last malloc, oldest first (still live-indexed) */
+    uint32_t npend, rcap;
     uint64_t *sk;        /* repack scratch: one level's keys (smallest bases) ... */
     uint32_t *sr;        /* ... and refs (records, then node ids), entries_cap of each */
     uint32_t *su;        /* ... and the pool nodes in use, ncap */
     uint64_t entries_cap;
 } ix_t;
 
+/* A node's location minus md_base (= ROOT - 128). */
 static uint64_t ix_node_off(const ix_t *x, uint32_t id)
 {
-    return id == 0u ? 0u : x->pool_off + (uint64_t)(id - 1u) * GA_INODE_BYTES;
+    if (id == IX_LIVE) return IX_FROOT;
+    if (id == IX_DEAD) return 0u;
+    return IX_FROOT + x->pool_off + (uint64_t)(id - IX_ROOTS) * GA_INODE_BYTES;
 }
 
 static void ix_dirty(ix_t *x, uint32_t id)
@@ -270,6 +316,7 @@ static uint32_t ix_take(ix_t *x, bool leaf)
     d->used = true;
     d->leaf = leaf;
     x->in_use++;
+    x->pnodes[x->cur]++;
     ix_dirty(x, id);
     return id;
 }
@@ -283,6 +330,7 @@ static void ix_release(ix_t *x, uint32_t id)
     (void)ga_mem_write(x->env.mem, x->env.md_base + ix_node_off(x, id), zero, sizeof zero);
     x->freed[x->nfreed++] = id;
     x->in_use--;
+    x->pnodes[x->cur]--;
 }
 
 /* Move refs [from, from + k) of node s to position at of node d (d's refs at and above `at` shift up;
@@ -504,8 +552,9 @@ static uint64_t ix_plan_nodes(uint64_t n, uint32_t h)
     return ix_plan_sum(cnt, h);
 }
 
-/* The leaves' pairs in base order into sk / sr; returns how many. */
-static uint64_t ix_collect(ix_t *x, uint32_t id, uint64_t k)
+/* The leaves' pairs in base order into sk / sr, and the pool nodes below id into su (nu of them);
+ * returns how many pairs. */
+static uint64_t ix_collect(ix_t *x, uint32_t id, uint64_t k, uint32_t *nu)
 {
     const ixn_t *d = &x->nd[id];
     for (uint32_t j = 0; j < d->n; j++) {
@@ -514,10 +563,17 @@ static uint64_t ix_collect(ix_t *x, uint32_t id, uint64_t k)
             x->sr[k] = d->child[j];
             k++;
         } else {
-            k = ix_collect(x, d->child[j], k);
+            x->su[(*nu)++] = d->child[j];
+            k = ix_collect(x, d->child[j], k, nu);
         }
     }
     return k;
+}
+
+static int ix_id_cmp(const void *a, const void *b)
+{
+    uint32_t u = *(const uint32_t *)a, v = *(const uint32_t *)b;
+    return (u > v) - (u < v);
 }
 
 /* The root holds 12 refs after an insert: repack the index at its height if spec §7.7 allows it.
@@ -528,14 +584,14 @@ static uint64_t ix_collect(ix_t *x, uint32_t id, uint64_t k)
 static bool ix_repack(ix_t *x)
 {
     uint64_t cnt[IX_HMAX + 1u];
-    uint32_t h = x->height;
-    if (!ix_plan_ok(x->entries, h, cnt)) return false;
+    uint32_t t = x->cur, h = x->height[t];
+    if (!ix_plan_ok(x->entries[t], h, cnt)) return false;
     uint64_t nodes = ix_plan_sum(cnt, h);
-    if (nodes > (uint64_t)x->mapped - 1u || x->entries > x->entries_cap) return false; /* ix_reserve's guarantee */
-    uint64_t L = ix_collect(x, 0, 0);
+    uint64_t avail = (uint64_t)x->pnodes[t] + x->nfreed + (x->mapped > x->bump ? x->mapped - x->bump : 0u);
+    if (nodes > avail || x->entries[t] > x->entries_cap) return false; /* ix_reserve's guarantee */
     uint32_t nu = 0, ui = 0;
-    for (uint32_t id = 1; id < x->bump; id++)
-        if (x->nd[id].used) x->su[nu++] = id;
+    uint64_t L = ix_collect(x, t, 0, &nu);
+    qsort(x->su, nu, sizeof x->su[0], ix_id_cmp); /* ids ascend with locations */
     for (uint32_t j = 1; j < h; j++) {
         uint64_t m = cnt[j];
         for (uint64_t q = 0; q < m; q++) {
@@ -557,12 +613,12 @@ static bool ix_repack(ix_t *x)
         }
         L = m;
     }
-    ixn_t *R = &x->nd[0];
+    ixn_t *R = &x->nd[t];
     R->leaf = false;
     R->n = (uint32_t)L;
     memcpy(R->key, x->sk, L * sizeof R->key[0]);
     memcpy(R->child, x->sr, L * sizeof R->child[0]);
-    ix_dirty(x, 0);
+    ix_dirty(x, t);
     while (ui < nu) ix_release(x, x->su[ui++]);
     x->repacks++;
     x->repack_nodes += nodes + 1u;
@@ -578,6 +634,8 @@ static void ix_destroy(void *st)
     free(x->su);
     free(x->sk);
     free(x->sr);
+    free(x->where);
+    free(x->pend);
     free(x);
 }
 
@@ -599,14 +657,16 @@ static ga_err_t ix_create(void **st, const ga_lw_env_t *env)
         *st = NULL;
         return GA_ERR_NO_MEMORY;
     }
-    /* The empty index: a root leaf with no ref, all zero in memory (spec §2.3). */
-    x->bump = 1;
-    x->mapped = 1;
-    x->in_use = 1;
-    x->height = 1;
-    x->nd[0].used = true;
-    x->nd[0].leaf = true;
-    static const uint8_t zero[GA_INODE_BYTES];
+    /* Two empty indexes: root leaves with no ref, all zero in memory (spec §2.3). */
+    x->bump = IX_ROOTS;
+    x->mapped = IX_ROOTS;
+    x->in_use = IX_ROOTS;
+    for (uint32_t t = 0; t < IX_ROOTS; t++) {
+        x->height[t] = 1;
+        x->nd[t].used = true;
+        x->nd[t].leaf = true;
+    }
+    static const uint8_t zero[IX_ROOTS * GA_INODE_BYTES];
     ga_err_t err = ga_mem_write(env->mem, env->md_base, zero, sizeof zero);
     if (err != GA_OK) {
         ix_destroy(x);
@@ -615,29 +675,55 @@ static ga_err_t ix_create(void **st, const ga_lw_env_t *env)
     return err;
 }
 
-/* Room for `inserts` inserts: each may split one node per level and the root (two new nodes), and
- * each raises the height by at most one, so it takes at most height + inserts + 1 new nodes. The
- * never-used ones must fit the pool (GA_ERR_NO_METADATA_SPACE: unreachable while the slots fit, see
- * ix_pool_cap) and get their device pages mapped now (zeros: what a never-used node holds). A repack
- * reuses every pool node ever taken (in use or released) and needs at most ix_plan_nodes of the
- * largest entry count the operation can reach (level sizes grow with n), so that many are mapped too;
- * an eligible repack (every non-root node at least 6 refs) needs fewer than n / 5 + h, within the pool.
- * Host memory: the node arrays, and the repack's scratch for that many pairs. */
+/* Room for `inserts` inserts, plus the moves of the records freed since the last malloc (each a
+ * remove and an insert into the freed index, spec §7.7). Two bounds on the never-used nodes the
+ * operation takes, the smaller one mapped:
+ * - per insert: it may split one node per level and the root (two new nodes), and each raises a
+ *   height by at most one, so it takes at most height + inserts + 1 new nodes; a repack of tree t
+ *   reuses t's pool nodes and takes the rest by §7.5's rule, at most ix_plan_nodes of the largest entry
+ *   count t can reach (level sizes grow with n); the other index may take released nodes first, so
+ *   that is mapped on top of the inserts' own;
+ * - by shape: after every insert, remove or repack every non-root node holds at least 6 refs, so the
+ *   pool nodes in use never exceed (entries of both indexes) / 5, the entries never exceed their
+ *   count after the operation (moves add none), and nodes are taken only when none is released.
+ * The never-used ones must fit the pool (GA_ERR_NO_METADATA_SPACE: unreachable while the slots fit,
+ * see ix_pool_cap) and get their device pages mapped now (zeros: what a never-used node holds).
+ * Host memory: the node arrays, the repack's scratch for the largest index, and the per-record
+ * bookkeeping for record ids below rec_cap. */
 static ga_err_t ix_reserve(void *st, uint32_t rec_cap, uint32_t inserts)
 {
     static const uint8_t zero[GA_INODE_BYTES];
     ix_t *x = st;
-    (void)rec_cap;
-    uint64_t need = (uint64_t)inserts * (x->height + inserts + 1u);
-    uint64_t fresh = need > x->nfreed ? need - x->nfreed : 0u;
-    if ((uint64_t)(x->bump - 1u) + fresh > x->pool_cap) return GA_ERR_NO_METADATA_SPACE;
-    uint64_t nmax = x->entries + inserts;
-    if (inserts > 0u) {
-        uint64_t rb = ix_plan_nodes(nmax, x->height), have = (uint64_t)x->bump - 1u;
-        uint64_t rb_fresh = rb > have ? rb - have : 0u;
-        if (have + rb_fresh > x->pool_cap) rb_fresh = x->pool_cap - have;
-        if (rb_fresh > fresh) fresh = rb_fresh;
+    if (rec_cap > x->rcap) {
+        uint8_t *w = realloc(x->where, rec_cap);
+        if (w == NULL) return GA_ERR_NO_MEMORY;
+        memset(w + x->rcap, 0, rec_cap - x->rcap);
+        x->where = w;
+        uint32_t *pe = realloc(x->pend, (size_t)rec_cap * sizeof *pe);
+        if (pe == NULL) return GA_ERR_NO_MEMORY;
+        x->pend = pe;
+        x->rcap = rec_cap;
     }
+    uint64_t ins = inserts > 0u ? (uint64_t)inserts + x->npend : 0u;
+    uint32_t hmax = x->height[IX_LIVE] > x->height[IX_DEAD] ? x->height[IX_LIVE] : x->height[IX_DEAD];
+    uint64_t need = ins * (hmax + ins + 1u);
+    uint64_t fresh = need > x->nfreed ? need - x->nfreed : 0u;
+    uint64_t have = (uint64_t)x->bump - IX_ROOTS;
+    uint64_t all = x->entries[IX_LIVE] + x->entries[IX_DEAD] + inserts;
+    uint64_t peak = all / 5u + 1u, fresh_shape = peak > have ? peak - have : 0u;
+    uint64_t nmax = 0;
+    if (ins > 0u) {
+        uint64_t rb = 0;
+        for (uint32_t t = 0; t < IX_ROOTS; t++) {
+            uint64_t n = x->entries[t] + ins < all ? x->entries[t] + ins : all;
+            uint64_t r = ix_plan_nodes(n, x->height[t]);
+            if (r > rb) rb = r;
+            if (n > nmax) nmax = n;
+        }
+        if (rb > 0u) fresh += rb;
+    }
+    if (fresh_shape < fresh) fresh = fresh_shape;
+    if (have + fresh > x->pool_cap) return GA_ERR_NO_METADATA_SPACE;
     if (nmax > x->entries_cap) {
         uint64_t nc = x->entries_cap ? x->entries_cap : 64u;
         while (nc < nmax) nc *= 2u;
@@ -677,48 +763,83 @@ static ga_err_t ix_reserve(void *st, uint32_t rec_cap, uint32_t inserts)
     return GA_OK;
 }
 
-static void ix_insert(void *st, const ga_rec_t *rec, uint32_t rid)
+/* Tree t gains record rid (key: its base). */
+static void ix_add(ix_t *x, uint32_t t, const ga_rec_t *rec, uint32_t rid)
 {
-    ix_t *x = st;
-    ix_ins(x, 0, rec[rid].base, rid);
-    x->entries++;
-    ixn_t *R = &x->nd[0];
+    x->cur = t;
+    x->where[rid] = (uint8_t)(1u + t);
+    ix_ins(x, t, rec[rid].base, rid);
+    x->entries[t]++;
+    ixn_t *R = &x->nd[t];
     if (R->n <= IX_FAN || ix_repack(x)) return;
     /* The root splits: its refs go to two new nodes, 6 + 6, and it becomes their parent. */
     uint32_t a = ix_take(x, R->leaf), b = ix_take(x, R->leaf);
-    ix_move(x, 0, 0, IX_MIN, a, 0);
-    ix_move(x, 0, 0, x->nd[0].n, b, 0);
-    R = &x->nd[0];
+    ix_move(x, t, 0, IX_MIN, a, 0);
+    ix_move(x, t, 0, x->nd[t].n, b, 0);
+    R = &x->nd[t];
     R->leaf = false;
     R->n = 2;
     R->child[0] = a;
     R->child[1] = b;
     R->key[0] = x->nd[a].key[0];
     R->key[1] = x->nd[b].key[0];
-    x->height++;
+    x->height[t]++;
 }
 
-static void ix_remove(void *st, const ga_rec_t *rec, uint32_t rid)
+/* Record rid leaves the index that holds it. */
+static void ix_sub(ix_t *x, const ga_rec_t *rec, uint32_t rid)
 {
-    ix_t *x = st;
-    ix_rem(x, 0, rec[rid].base, rid);
-    x->entries--;
-    ixn_t *R = &x->nd[0];
+    uint32_t t = x->where[rid] - 1u;
+    x->cur = t;
+    x->where[rid] = 0;
+    ix_rem(x, t, rec[rid].base, rid);
+    x->entries[t]--;
+    ixn_t *R = &x->nd[t];
     if (R->leaf || R->n != 1u) return;
     /* An inner root with one child takes the child's content; the child is released. */
     uint32_t c = R->child[0];
     R->n = 0;
     R->leaf = x->nd[c].leaf;
-    ix_move(x, c, 0, x->nd[c].n, 0, 0);
+    ix_move(x, c, 0, x->nd[c].n, t, 0);
     ix_release(x, c);
-    x->height--;
+    x->height[t]--;
+}
+
+/* A new entry enters the live index, a trimmed piece (already freed) the freed one. */
+static void ix_insert(void *st, const ga_rec_t *rec, uint32_t rid)
+{
+    ix_add(st, rec[rid].freed ? IX_DEAD : IX_LIVE, rec, rid);
+}
+
+static void ix_remove(void *st, const ga_rec_t *rec, uint32_t rid) { ix_sub(st, rec, rid); }
+
+/* A free: no index changes (spec §7.7); the record waits for the next malloc's moves. */
+static void ix_freed(void *st, const ga_rec_t *rec, uint32_t rid)
+{
+    ix_t *x = st;
+    (void)rec;
+    x->pend[x->npend++] = rid; /* rid < rcap, and each record is freed once: room by ix_reserve */
+}
+
+/* A malloc commits: the records freed since the last one and not reclaimed move to the freed index,
+ * oldest free first, each removed and then inserted (spec §7.7). */
+static void ix_begin(void *st, const ga_rec_t *rec)
+{
+    ix_t *x = st;
+    for (uint32_t k = 0; k < x->npend; k++) {
+        uint32_t rid = x->pend[k];
+        if (x->where[rid] != 1u + IX_LIVE || !rec[rid].freed) continue; /* reclaimed meanwhile */
+        ix_sub(x, rec, rid);
+        ix_add(x, IX_DEAD, rec, rid);
+    }
+    x->npend = 0;
 }
 
 /* A record's or a node's ref: its location's offset from ROOT in 16-byte units (< 2^32: the region
  * was checked by ix_md_bytes). */
 static uint32_t ix_ref_of(const ix_t *x, const ga_rec_t *rec, bool leaf, uint32_t child)
 {
-    uint64_t off = leaf ? IX_SLOT0 + (uint64_t)rec[child].slot * GA_ENTRY_BYTES : ix_node_off(x, child);
+    uint64_t off = leaf ? IX_SLOT0 + (uint64_t)rec[child].slot * GA_ENTRY_BYTES : ix_node_off(x, child) - IX_FROOT;
     return (uint32_t)(off / 16u);
 }
 
@@ -744,6 +865,7 @@ static void ix_flush(void *st, const ga_rec_t *rec)
             }
             for (uint32_t i = 1; i < n; i++) ga_put_le64(buf + 48u + 8u * (i - 1u), d->key[i]);
             (void)ga_mem_write(x->env.mem, x->env.md_base + ix_node_off(x, id), buf, sizeof buf); /* mapped */
+            x->node_writes++;
         }
         id = nx;
     }
@@ -752,16 +874,18 @@ static void ix_flush(void *st, const ga_rec_t *rec)
 static uint64_t ix_root(const void *st, const ga_rec_t *rec)
 {
     (void)rec;
-    return ((const ix_t *)st)->env.md_base;
+    return ((const ix_t *)st)->env.md_base + IX_FROOT;
 }
 
 static void ix_stats(const void *st, ga_lw_stats_t *out)
 {
     const ix_t *x = st;
-    out->height = x->height;
+    out->height = x->height[IX_LIVE];
+    out->freed_height = x->height[IX_DEAD];
     out->extra_bytes = (uint64_t)x->in_use * GA_INODE_BYTES;
     out->repacks = x->repacks;
     out->repack_nodes = x->repack_nodes;
+    out->node_writes = x->node_writes;
 }
 
 const ga_layout_ops_t ga_layout_index_ops = {
@@ -779,6 +903,8 @@ const ga_layout_ops_t ga_layout_index_ops = {
     .w_reserve = ix_reserve,
     .w_insert = ix_insert,
     .w_remove = ix_remove,
+    .w_freed = ix_freed,
+    .w_begin = ix_begin,
     .w_flush = ix_flush,
     .w_root = ix_root,
     .w_stats = ix_stats,

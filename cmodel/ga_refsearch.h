@@ -28,6 +28,8 @@
  * - INDEX: nodes are 128 bytes (spec §2.3), one ga_mem_read of 128 bytes each starting with root; for
  *   each node, refs 0 .. count-1 in order: an inner node's ref is the node at root + 16*ref (visited
  *   depth first), a leaf's the 16-byte slot there (one ga_mem_read of 16 bytes). Keys are never read.
+ *   When no entry of that index contains a, the same search of the freed index, whose root node is at
+ *   root - 128 (refs still counted from root).
  *   Every node and slot read counts against max_nodes; `slots` is ignored. Gives up also on a node
  *   with count > 11, kind > 1 or bytes 2..3 not zero, a node location not a multiple of 128, or a
  *   depth beyond 32 nodes.

@@ -586,6 +586,7 @@ static ga_err_t malloc_common(ga_rt_t *rt, uint64_t base, uint64_t size, uint32_
 
     /* Commit (cannot fail). */
     rt->ninval = 0;
+    if (rt->lo->w_begin != NULL) rt->lo->w_begin(rt->lw, rt->rec);
     if (blk != NIL) ga_alloc_take(&rt->alloc, blk, need);
     uint32_t lo = NIL, hi = NIL;
     if (hi_piece) {
@@ -698,6 +699,7 @@ ga_err_t ga_rt_free(ga_rt_t *rt, uint64_t ptr)
     r = &rt->rec[id];
     ga_avl_remove(&rt->lt, id);
     r->freed = true; /* r->tag keeps the old tag for DOUBLE_FREE */
+    if (rt->lo->w_freed != NULL) rt->lo->w_freed(rt->lw, rt->rec, id);
     quarantine_push(rt, r->base, r->size, r->tag);
     fifo_append(rt, id);
     mark_dirty(rt, id);
@@ -802,6 +804,8 @@ ga_rt_stats_t ga_rt_stats(const ga_rt_t *rt)
     uint64_t extra = ws.extra_bytes;
     s.index_repacks = ws.repacks;
     s.index_repack_nodes = ws.repack_nodes;
+    s.freed_height = ws.freed_height;
+    s.index_node_writes = ws.node_writes;
     s.live = rt->nlive;
     s.freed = rt->nfreed;
     s.nodes = rt->nlive + rt->nfreed;

@@ -155,6 +155,10 @@ typedef struct {
     uint64_t index_bytes;        /* index: 128 bytes per index node in use, the root included; else 0 */
     uint64_t index_repacks;      /* index: repacks (spec §7.7) since the runtime started; else 0 */
     uint64_t index_repack_nodes; /* index: the nodes those repacks wrote; else 0 */
+    uint32_t freed_height;       /* index: the freed index's node levels (spec §2.3; `height` is the
+                                    live index's); else 0 */
+    uint64_t index_node_writes;  /* index: 128-byte index nodes written since the runtime started
+                                    (the roots' first zeroing not counted); else 0 */
 } ga_rt_stats_t;
 ga_rt_stats_t ga_rt_stats(const ga_rt_t *rt);
 

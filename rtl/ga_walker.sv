@@ -13,7 +13,15 @@
 //                 TABLE:    oracle(va(p)); none -> NOT_FOUND; ROOT mod 16 -> FAULT (no read);
 //                           read 16 bytes at ROOT + 16 i; error -> FAULT; covers -> FOUND /
 //                           RANGE_ONLY, else NOT_FOUND
-//                 LAYOUT 3 (never accepted by the register) -> FAULT, no read (fail closed)
+//                 INDEX:    n <- ROOT, live phase; loop { n mod 128 -> FAULT (no read; ROOT - 128
+//                           needs no check); steps = limit -> STEP_LIMIT (no read); read 128 bytes
+//                           at n, steps++; error / bad header -> FAULT; count = 0 -> none; inner:
+//                           n <- ROOT + 16 ref[j]; leaf: the slot at ROOT + 16 ref[j] (16 bytes,
+//                           after the step check): covers -> FOUND / RANGE_ONLY, else none };
+//                           none: live phase -> n <- ROOT - 128, freed phase, go on; freed phase
+//                           -> NOT_FOUND (spec §3.3 *None*)
+//                 LAYOUT 3 without the INDEX block (never accepted by the register) -> FAULT, no
+//                 read (fail closed)
 //   WK_FETCH -- MEMCHECK.G entry fetch: md mod 16 -> FAULT (no read); read 16 bytes at md;
 //               error -> FAULT; else FOUND with the entry (the MLU applies the checks).
 // The result (status, location, entry) is held in DONE until the top acknowledges it (ack_i); the top
@@ -146,6 +154,7 @@ module ga_walker #(
   logic [63:0]                  node_q, node_d;      // address of the read to issue / outstanding
   logic [ga_pkg::MemLenW-1:0]   len_q, len_d;
   logic [ga_pkg::StepW-1:0]     steps_q, steps_d;
+  logic                         phase_q, phase_d;    // INDEX walk: 0 the live index, 1 the freed one
   logic [BeatCntW-1:0]          beat_q, beat_d;      // beats of the outstanding read taken so far
   logic                         berr_q, berr_d;      // an earlier beat of the outstanding read failed
   // Not a state machine: a result code. The attribute keeps Yosys 0.23's fsm pass off it (with
@@ -220,7 +229,8 @@ module ga_walker #(
   // --- TABLE: the oracle's slot, one 16-byte read (the oracle step is in the FSM) ---------------
   // A slot that does not cover va(p) ends NOT_FOUND; nothing else to decode.
 
-  // --- INDEX: 128-byte nodes in IxBeats beats, then one 16-byte slot (spec §2.3, §3.3) ----------
+  // --- INDEX: 128-byte nodes in IxBeats beats, then one 16-byte slot, in the live index and,
+  // after a miss there, in the freed index (spec §2.3, §3.3) -------------------------------------
   logic                         ix_st_end;      // start: end at once (ROOT misaligned, limit 0)
   logic [ga_pkg::WalkStW-1:0]   ix_st_status;
   logic                         ix_node;        // the outstanding read is an index node (not the slot)
@@ -228,6 +238,10 @@ module ga_walker #(
   logic [ga_pkg::WalkStW-1:0]   ix_status;
   logic [63:0]                  ix_next;        // else the next read: child node or slot
   logic [ga_pkg::MemLenW-1:0]   ix_len;
+  logic                         ix_freed;       // the node was empty (none): the walk's phase is freed
+  logic [63:0]                  ix_froot;       // the freed index's root, ROOT - 128
+  logic                         ix_none_end;    // none (empty node, slot not covering): end now
+  logic [ga_pkg::WalkStW-1:0]   ix_none_status; //   with this status, else read the freed root
 
   if (HasIndex != 0) begin : gen_index
     // Node fields (spec §2.3): byte 0 count, 1 kind, 2..3 reserved, 4 + 4 j ref[j] (j = 0..10),
@@ -241,6 +255,7 @@ module ga_walker #(
     logic [Fan*32-1:0] refs_q, refs_d;         // the refs that have arrived
     logic [7:0]        cnt_c;
     logic [31:0]       ref_sel;
+    logic              to_freed;                // loc_sel is the freed root (an empty node, the slot)
     logic [63:0]       loc_sel;
     logic              last_beat;
 
@@ -283,21 +298,38 @@ module ga_walker #(
         if (j_d == 4'(j)) ref_sel = refs_d[j*32 +: 32];
       end
     end
-    assign loc_sel = root_q + {28'd0, ref_sel, 4'd0};             // modulo 2^64
+
+    // *None* (spec §3.3 steps 5 and 9, and the *None* paragraph): in the live phase the walk goes
+    // on at the freed index's root, n <- ROOT - 128 (mod 2^64), after step 2's check (steps =
+    // STEP_LIMIT ends STEP_LIMIT, no read; steps keep counting across the phases); in the freed
+    // phase it ends NOT_FOUND. Step 1 needs no check here: ROOT passed the start's mod-128 check
+    // (a walk with ROOT mod 128 != 0 ends FAULT before its first read), so ROOT - 128 is 128-byte
+    // aligned as well. Refs in both indexes stay offsets from ROOT.
+    // One adder for both: L = ROOT + 16 ref[j] (step 7, modulo 2^64), or, after an empty node or
+    // at the slot's response (to_freed), ROOT - 128 = ROOT + (2^64 - 128): the second operand's
+    // bits are the ref's or constants, so the choice is a gate per bit, not a second adder.
+    assign to_freed = !ix_node || (cnt_d == 8'd0);
+    assign loc_sel  = root_q + (to_freed ? {{57{1'b1}}, 7'd0} : {28'd0, ref_sel, 4'd0});
+    assign ix_froot = loc_sel;                                    // read only when to_freed
+    assign ix_none_end    = phase_q || (steps_q == limit_q);                // 2. in the live phase
+    assign ix_none_status = phase_q ? ga_pkg::WALK_NOT_FOUND : ga_pkg::WALK_STEP_LIMIT;
 
     `GA_ALWAYS_COMB begin
       ix_end    = 1'b0;
       ix_status = ga_pkg::WALK_NOT_FOUND;
       ix_next   = loc_sel;
       ix_len    = kind_in_d ? ga_pkg::MEM_LEN_128 : ga_pkg::MEM_LEN_16;
+      ix_freed  = 1'b0;
       if (!last_beat) begin
         ix_end    = 1'b0;                                 // more beats to come
       end else if (bad_d) begin
         ix_end    = 1'b1;                                 // 4. malformed header
         ix_status = ga_pkg::WALK_FAULT;
       end else if (cnt_d == 8'd0) begin
-        ix_end    = 1'b1;                                 // 5. empty index
-        ix_status = ga_pkg::WALK_NOT_FOUND;
+        ix_end    = ix_none_end;                          // 5. empty node: none, the end or
+        ix_status = ix_none_status;                       //    the freed root next (ix_next =
+        ix_len    = ga_pkg::MEM_LEN_128;                  //    loc_sel = ROOT - 128, 128 bytes)
+        ix_freed  = 1'b1;
       end else if (kind_in_d && loc_sel[6:0] != 7'd0) begin
         ix_end    = 1'b1;                                 // 8. -> 1. misaligned child, no read
         ix_status = ga_pkg::WALK_FAULT;
@@ -343,6 +375,10 @@ module ga_walker #(
     assign ix_status    = ga_pkg::WALK_FAULT;
     assign ix_next      = '0;
     assign ix_len       = ga_pkg::MEM_LEN_16;
+    assign ix_freed     = 1'b0;
+    assign ix_froot     = '0;
+    assign ix_none_end  = 1'b1;
+    assign ix_none_status = ga_pkg::WALK_FAULT;
   end
 
   // The layout register selects the block (a WK_FETCH job is one 16-byte entry read).
@@ -368,6 +404,7 @@ module ga_walker #(
     node_d   = node_q;
     len_d    = len_q;
     steps_d  = steps_q;
+    phase_d  = phase_q;
     beat_d   = beat_q;
     berr_d   = berr_q;
     status_d = status_q;
@@ -389,6 +426,7 @@ module ga_walker #(
           root_d   = start_root_i;
           limit_d  = start_limit_i;
           steps_d  = '0;
+          phase_d  = 1'b0;                             // INDEX: the live index first
           beat_d   = '0;
           berr_d   = 1'b0;
           status_d = ga_pkg::WALK_NOT_FOUND;
@@ -483,6 +521,9 @@ module ga_walker #(
             // an index node: the INDEX block decides (no entry in it)
             node_d = ix_next;
             len_d  = ix_len;
+            if (ix_freed) begin
+              phase_d = 1'b1;                          // spec §3.3 *None*: phase <- freed
+            end
             if (ix_end) begin
               state_d  = W_DONE;
               status_d = ix_status;
@@ -495,8 +536,20 @@ module ga_walker #(
             loc_d    = node_q;
             tb_d     = rsp_tb;
             size_d   = rsp_size;
-          end else if (lay_table || lay_index || !lay_lb) begin
-            state_d  = W_DONE;                         // TABLE or INDEX slot not covering
+          end else if (lay_index) begin
+            // INDEX slot not covering (spec §3.3 step 9: none): the live phase goes on at the
+            // freed root (128 bytes, after the step-limit check), the freed phase ends NOT_FOUND
+            node_d  = ix_froot;
+            len_d   = ga_pkg::MEM_LEN_128;
+            phase_d = 1'b1;
+            if (ix_none_end) begin
+              state_d  = W_DONE;
+              status_d = ix_none_status;
+            end else begin
+              state_d = W_MEM_REQ;
+            end
+          end else if (lay_table || !lay_lb) begin
+            state_d  = W_DONE;                         // TABLE slot not covering
             status_d = ga_pkg::WALK_NOT_FOUND;
           end else begin
             node_d    = lb_next;
@@ -527,6 +580,7 @@ module ga_walker #(
       node_q   <= '0;
       len_q    <= ga_pkg::MEM_LEN_32;
       steps_q  <= '0;
+      phase_q  <= 1'b0;
       beat_q   <= '0;
       berr_q   <= 1'b0;
       status_q <= ga_pkg::WALK_NOT_FOUND;
@@ -543,6 +597,7 @@ module ga_walker #(
       node_q   <= node_d;
       len_q    <= len_d;
       steps_q  <= steps_d;
+      phase_q  <= phase_d;
       beat_q   <= beat_d;
       berr_q   <= berr_d;
       status_q <= status_d;

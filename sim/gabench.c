@@ -126,12 +126,13 @@ static void throughput(unsigned lanes, uint64_t fixed)
 /* n rounds of: free a random live allocation, allocate a new one in its place in the arrays (sizes
  * as in build). Freed entries stay up to the reclaim threshold; new allocations reuse freed ranges
  * (trims), so the structure is reshaped the way a long-running program reshapes it. */
-static void churn(ga_system_t *s, unsigned n, uint64_t seed, uint64_t *ptr, uint64_t *size)
+static void churn(ga_system_t *s, unsigned n, uint64_t seed, uint64_t *ptr, uint64_t *size, uint64_t *dead)
 {
     ga_rng_t rng;
     ga_rng_seed(&rng, seed ^ 0x5A5Au);
     for (unsigned r = 0; r < n; r++) {
         unsigned k = (unsigned)ga_rng_below(&rng, n);
+        dead[r] = ptr[k];
         ga_err_t err = ga_system_free(s, ptr[k]);
         if (err != GA_OK) die("free", err);
         size[k] = 256u + 256u * ga_rng_below(&rng, 64);
@@ -147,11 +148,11 @@ typedef struct {
 
 static walk_fig_t walk_cost(ga_layout_t layout, unsigned n, bool churned)
 {
-    uint64_t *ptr = malloc(n * sizeof *ptr), *size = malloc(n * sizeof *size);
-    if (ptr == NULL || size == NULL) die("host", GA_ERR_NO_MEMORY);
+    uint64_t *ptr = malloc(n * sizeof *ptr), *size = malloc(n * sizeof *size), *dead = malloc(n * sizeof *dead);
+    if (ptr == NULL || size == NULL || dead == NULL) die("host", GA_ERR_NO_MEMORY);
     ga_system_t s;
     build(&s, layout, GA_MODE_COMPILER, n, 99, ptr, size);
-    if (churned) churn(&s, n, 99, ptr, size);
+    if (churned) churn(&s, n, 99, ptr, size, dead);
     ga_walk_cfg_t wc = {.layout = layout, .root = ga_rt_root(s.rt), .step_limit = UINT32_MAX, .tag_bits = 7};
     ga_rng_t rng;
     ga_rng_seed(&rng, 3);
@@ -176,9 +177,28 @@ static walk_fig_t walk_cost(ga_layout_t layout, unsigned n, bool churned)
     if (rs.index_repacks > 0u)
         printf("  %-6s %-8s %6u  repacks (spec 7.7): %" PRIu64 ", writing %" PRIu64 " nodes (%.2f per malloc)\n",
                "", "", n, rs.index_repacks, rs.index_repack_nodes, (double)rs.index_repack_nodes / (double)rs.mallocs);
+    if (rs.index_node_writes > 0u)
+        printf("  %-6s %-8s %6u  index node writes: %.2f per malloc and free (%" PRIu64 " over %" PRIu64
+               " operations)\n", "", "", n, (double)rs.index_node_writes / (double)(rs.mallocs + rs.frees),
+               rs.index_node_writes, rs.mallocs + rs.frees);
+    if (churned && layout != GA_LAYOUT_TABLE) {
+        /* Dangling pointers: the bases the churn freed, newest first, at most 1 024 (a base reused by
+         * a later allocation walks to that one). */
+        unsigned nd = n < 1024u ? n : 1024u;
+        uint64_t dsteps = 0;
+        uint32_t dmax = 0;
+        for (unsigned i = 0; i < nd; i++) {
+            ga_walk_result_t r = ga_walk(&wc, &s.sm[0].mem, dead[n - 1u - i]);
+            dsteps += r.steps;
+            if (r.steps > dmax) dmax = r.steps;
+        }
+        printf("  %-6s %-8s %6u  dangling pointers (the last %u freed): mean %.2f reads, max %" PRIu32 "\n", "", "", n,
+               nd, (double)dsteps / nd, dmax);
+    }
     ga_system_fini(&s);
     free(ptr);
     free(size);
+    free(dead);
     walk_fig_t f = {(double)steps / WALKS, max};
     return f;
 }

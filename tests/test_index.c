@@ -3,11 +3,14 @@
  * sequence, its fail-closed ends, the runtime's B+-tree (format, balance, exact separators, stable
  * slots) and the agreement of walk, reference search and the runtime's host view.
  *
- * The walk cases build nodes by hand (little-endian, through ga_mem_write) and log every read. The
- * runtime cases check the device structure with a shadow parser written here from the spec, not
- * through the model's code: it decodes every node from memory, checks counts, kinds, key order,
- * separators and depth, and collects the slots the leaves name; that set must be exactly the
- * runtime's entries (ga_rt_find) and every walk must agree with ga_ref_search and ga_rt_find.
+ * The walk cases build nodes by hand (little-endian, through ga_mem_write) and log every read; an
+ * empty freed index (a zero node at ROOT - 128) is there unless a case writes another. The runtime
+ * cases check both device indexes (live at ROOT, freed at ROOT - 128) with a shadow parser written
+ * here from the spec, not through the model's code: it decodes every node from memory, checks counts,
+ * kinds, key order, separators and depth, and collects the slots the leaves name; the two sets must
+ * be disjoint, the freed index must hold only freed entries and the live one every live entry, their
+ * union must be exactly the runtime's entries (ga_rt_find), and every walk must agree with
+ * ga_ref_search and ga_rt_find.
  */
 #include <check.h>
 #include <stdio.h>
@@ -59,6 +62,8 @@ static rec_t *rec_new(void)
     rec_t *r = calloc(1, sizeof *r);
     ck_assert_ptr_nonnull(r);
     ck_assert_int_eq(ga_mem_create(&r->mem), GA_OK);
+    static const uint8_t z[128];
+    REQUIRE(ga_mem_write(r->mem, ROOT - 128u, z, sizeof z) == GA_OK, "write"); /* empty freed index */
     return r;
 }
 
@@ -133,14 +138,14 @@ START_TEST(test_walk_empty_and_leaf)
     rec_t *r = rec_new();
     uint8_t z[128] = {0};
     REQUIRE(ga_mem_write(r->mem, ROOT, z, sizeof z) == GA_OK, "write");
-    /* The empty index: a root leaf of count 0 (all zero), one 128-byte read, NOT_FOUND. */
+    /* Two empty indexes: root leaves of count 0 (all zero), one 128-byte read each, NOT_FOUND. */
     ga_walk_result_t w = walk(r, ROOT, 100, ga_make_ptr(5, 0x1000, 7));
     ck_assert_int_eq(w.status, GA_WALK_NOT_FOUND);
-    ck_assert_uint_eq(w.steps, 1);
-    ck_assert_uint_eq(w.bytes, 128);
-    uint64_t l1[1] = {ROOT};
-    uint32_t n1[1] = {128};
-    expect_reads(r, l1, n1, 1);
+    ck_assert_uint_eq(w.steps, 2);
+    ck_assert_uint_eq(w.bytes, 256);
+    uint64_t l1[2] = {ROOT, ROOT - 128u};
+    uint32_t n1[2] = {128, 128};
+    expect_reads(r, l1, n1, 2);
 
     build_leaf(r);
     /* a equal to key[1]: ref 1 (the entry at that base); freed entry: RANGE_ONLY. */
@@ -157,16 +162,19 @@ START_TEST(test_walk_empty_and_leaf)
     ck_assert_int_eq(w.status, GA_WALK_FOUND);
     ck_assert_uint_eq(w.loc, AT(8));
     ck_assert_uint_eq(w.entry.size, 0x100);
-    /* Between entries: ref 0's slot read, does not cover: NOT_FOUND after 2 reads. */
+    /* Between entries: ref 0's slot read, does not cover, then the (empty) freed index: NOT_FOUND
+     * after 3 reads. */
     w = walk(r, ROOT, 100, ga_make_ptr(5, 0x1FFF, 7));
     ck_assert_int_eq(w.status, GA_WALK_NOT_FOUND);
-    ck_assert_uint_eq(w.steps, 2);
-    uint64_t l3[2] = {ROOT, AT(8)};
-    expect_reads(r, l3, n2, 2);
+    ck_assert_uint_eq(w.steps, 3);
+    ck_assert_uint_eq(w.bytes, 272);
+    uint64_t l3[3] = {ROOT, AT(8), ROOT - 128u};
+    uint32_t n3[3] = {128, 16, 128};
+    expect_reads(r, l3, n3, 3);
     /* Below every key: ref 0 too (key[0] is not stored). */
     w = walk(r, ROOT, 100, ga_make_ptr(5, 0x10, 7));
     ck_assert_int_eq(w.status, GA_WALK_NOT_FOUND);
-    expect_reads(r, l3, n2, 2);
+    expect_reads(r, l3, n3, 3);
     /* Last ref, tag mismatch: RANGE_ONLY; a tag-0 pointer on a covering entry is never FOUND. */
     w = walk(r, ROOT, 100, ga_make_ptr(8, 0x300F, 7));
     ck_assert_int_eq(w.status, GA_WALK_RANGE_ONLY);
@@ -227,6 +235,104 @@ START_TEST(test_walk_two_levels)
     ck_assert_int_eq(w.status, GA_WALK_FAULT);
     ck_assert_uint_eq(w.steps, 3);
     ck_assert_uint_eq(w.bytes, 272);
+    rec_free(r);
+}
+END_TEST
+
+/* The freed index (spec §2.3, §3.3 "None"): walked only after the live index ends without a covering
+ * entry; refs in it count from ROOT; steps go on counting. */
+START_TEST(test_walk_freed_index)
+{
+    rec_t *r = rec_new();
+    build_leaf(r); /* live: 0x1000 t5 (ref 8), 0x2000 freed (ref 9), 0x3000 t9 (ref 10) */
+    uint32_t fr[2] = {11, 12};
+    uint64_t fk[2] = {0, 0x5000};
+    put_inode(r, ROOT - 128u, 2, 0, fr, fk);
+    put_entry(r, AT(11), ga_make_ptr(0x7F, 0x4000, 7), 0x200);
+    put_entry(r, AT(12), ga_make_ptr(0x7F, 0x5000, 7), 0x100);
+    /* A live entry: the live index alone. */
+    ga_walk_result_t w = walk(r, ROOT, 100, ga_make_ptr(5, 0x1010, 7));
+    ck_assert_int_eq(w.status, GA_WALK_FOUND);
+    ck_assert_uint_eq(w.steps, 2);
+    /* An entry freed before the last malloc: live root, live slot (0x3000 does not cover 0x4100),
+     * freed root, freed slot: RANGE_ONLY there. */
+    w = walk(r, ROOT, 100, ga_make_ptr(5, 0x4100, 7));
+    ck_assert_int_eq(w.status, GA_WALK_RANGE_ONLY);
+    ck_assert_uint_eq(w.loc, AT(11));
+    ck_assert_uint_eq(w.steps, 4);
+    ck_assert_uint_eq(w.bytes, 288);
+    uint64_t l4[4] = {ROOT, AT(10), ROOT - 128u, AT(11)};
+    uint32_t n4[4] = {128, 16, 128, 16};
+    expect_reads(r, l4, n4, 4);
+    /* Covered by neither: NOT_FOUND after both. */
+    w = walk(r, ROOT, 100, ga_make_ptr(5, 0x5100, 7));
+    ck_assert_int_eq(w.status, GA_WALK_NOT_FOUND);
+    ck_assert_uint_eq(w.steps, 4);
+    /* A live index that covers ends there, even when the freed one would cover too (corrupt: not
+     * disjoint): the live answer wins, the freed index is not read. */
+    put_entry(r, AT(12), ga_make_ptr(0x7F, 0x3000, 7), 0x100);
+    fk[1] = 0x3000;
+    put_inode(r, ROOT - 128u, 2, 0, fr, fk);
+    w = walk(r, ROOT, 100, ga_make_ptr(9, 0x3004, 7));
+    ck_assert_int_eq(w.status, GA_WALK_FOUND);
+    ck_assert_uint_eq(w.loc, AT(10));
+    ck_assert_uint_eq(r->n, 2);
+    fk[1] = 0x5000;
+    put_inode(r, ROOT - 128u, 2, 0, fr, fk);
+    put_entry(r, AT(12), ga_make_ptr(0x7F, 0x5000, 7), 0x100);
+    /* The step limit spans both phases: 2 reads end before the freed root, 3 before its slot. */
+    w = walk(r, ROOT, 2, ga_make_ptr(5, 0x4100, 7));
+    ck_assert_int_eq(w.status, GA_WALK_STEP_LIMIT);
+    ck_assert_uint_eq(w.steps, 2);
+    ck_assert_uint_eq(r->n, 2);
+    w = walk(r, ROOT, 3, ga_make_ptr(5, 0x4100, 7));
+    ck_assert_int_eq(w.status, GA_WALK_STEP_LIMIT);
+    ck_assert_uint_eq(w.steps, 3);
+    ck_assert_uint_eq(r->addr[2], ROOT - 128u);
+    w = walk(r, ROOT, 4, ga_make_ptr(5, 0x4100, 7));
+    ck_assert_int_eq(w.status, GA_WALK_RANGE_ONLY);
+    /* An error on the freed root, a malformed freed root: FAULT. */
+    r->fail_at = ROOT - 128u;
+    w = walk(r, ROOT, 100, ga_make_ptr(5, 0x4100, 7));
+    ck_assert_int_eq(w.status, GA_WALK_FAULT);
+    ck_assert_uint_eq(w.steps, 3);
+    r->fail_at = 0;
+    uint8_t b[128];
+    REQUIRE(ga_mem_read(r->mem, ROOT - 128u, b, 128) == GA_MEM_OK, "read");
+    b[1] = 2;
+    REQUIRE(ga_mem_write(r->mem, ROOT - 128u, b, 128) == GA_OK, "write");
+    w = walk(r, ROOT, 100, ga_make_ptr(5, 0x4100, 7));
+    ck_assert_int_eq(w.status, GA_WALK_FAULT);
+    ck_assert_uint_eq(w.steps, 3);
+    put_inode(r, ROOT - 128u, 2, 0, fr, fk);
+    /* An empty live index goes straight to the freed one. */
+    static const uint8_t z[128];
+    REQUIRE(ga_mem_write(r->mem, ROOT, z, sizeof z) == GA_OK, "write");
+    w = walk(r, ROOT, 100, ga_make_ptr(5, 0x5008, 7));
+    ck_assert_int_eq(w.status, GA_WALK_RANGE_ONLY);
+    ck_assert_uint_eq(w.loc, AT(12));
+    uint64_t l3[3] = {ROOT, ROOT - 128u, AT(12)};
+    uint32_t n3[3] = {128, 128, 16};
+    expect_reads(r, l3, n3, 3);
+    /* The reference search finds it too, and gives up when the freed root is unreadable. */
+    ga_entry_t e;
+    bool ok = false;
+    ck_assert_uint_eq(ga_ref_search(r->mem, GA_LAYOUT_INDEX, ROOT, 0, 7, ga_make_ptr(5, 0x5008, 7), 99, &e, &ok), 0);
+    ck_assert(ok);
+    ck_assert_uint_eq(e.tb, ga_make_ptr(0x7F, 0x5000, 7));
+    /* max_nodes counts reads across both: live root, freed root, 2 slots = 4. */
+    ck_assert_uint_eq(ga_ref_search(r->mem, GA_LAYOUT_INDEX, ROOT, 0, 7, ga_make_ptr(5, 0x5008, 7), 3, &e, &ok), 0);
+    ck_assert(!ok);
+    ck_assert_uint_eq(ga_ref_search(r->mem, GA_LAYOUT_INDEX, ROOT, 0, 7, ga_make_ptr(5, 0x5008, 7), 4, &e, &ok), 0);
+    ck_assert(ok);
+    ga_mem_destroy(r->mem);
+    ck_assert_int_eq(ga_mem_create(&r->mem), GA_OK);
+    REQUIRE(ga_mem_write(r->mem, ROOT, z, sizeof z) == GA_OK, "write");
+    ck_assert_uint_eq(ga_ref_search(r->mem, GA_LAYOUT_INDEX, ROOT, 0, 7, ga_make_ptr(5, 0x5008, 7), 99, &e, &ok), 0);
+    ck_assert(!ok);
+    w = walk(r, ROOT, 100, ga_make_ptr(5, 0x5008, 7));
+    ck_assert_int_eq(w.status, GA_WALK_FAULT);
+    ck_assert_uint_eq(w.steps, 2);
     rec_free(r);
 }
 END_TEST
@@ -365,7 +471,8 @@ END_TEST
 
 /* --- the runtime's index: a shadow parser from the spec --------------------------------------------- */
 
-typedef struct {
+typedef struct shadow {
+    struct shadow *fs; /* the freed index's shadow (the live one's own field; NULL in it) */
     ga_mem_t *mem;
     uint64_t root;
     unsigned tag_bits;
@@ -394,6 +501,10 @@ static void sh_level_add(shadow_t *s, unsigned d, uint64_t loc, unsigned c)
 
 static void sh_free(shadow_t *s)
 {
+    if (s->fs != NULL) {
+        sh_free(s->fs);
+        free(s->fs);
+    }
     free(s->slots);
     for (unsigned d = 0; d < SH_DEPTHS; d++) {
         free(s->lv_loc[d]);
@@ -458,33 +569,78 @@ static uint64_t sh_node(shadow_t *s, uint64_t loc, unsigned d, bool is_root, uin
     return first;
 }
 
-static void shadow_check(shadow_t *s, ga_rt_t *rt)
+/* One index whose root node is at top (refs from s->root). */
+static void sh_tree(shadow_t *s, uint64_t root, uint64_t top)
 {
     s->nslots = 0;
     s->depth = 0;
     s->nodes = 0;
     for (unsigned d = 0; d < SH_DEPTHS; d++) s->lv_n[d] = 0;
-    s->root = ga_rt_root(rt);
-    (void)sh_node(s, s->root, 1, true, 0, UINT64_MAX);
+    s->root = root;
+    (void)sh_node(s, top, 1, true, 0, UINT64_MAX);
+}
+
+static uint64_t sh_base(const shadow_t *s, uint64_t slot)
+{
+    uint8_t e[16];
+    REQUIRE(ga_mem_read(s->mem, slot, e, 16) == GA_MEM_OK, "slot");
+    return sh_le(e, 8) & (UINT64_MAX >> s->tag_bits);
+}
+
+/* Both indexes: the live one into s, the freed one (at ROOT - 128) into s->fs. */
+static void shadow_check(shadow_t *s, ga_rt_t *rt)
+{
+    if (s->fs == NULL) {
+        s->fs = calloc(1, sizeof *s->fs);
+        REQUIRE(s->fs != NULL, "oom");
+        s->fs->mem = s->mem;
+        s->fs->tag_bits = s->tag_bits;
+    }
+    shadow_t *f = s->fs;
+    uint64_t root = ga_rt_root(rt);
+    sh_tree(s, root, root);
+    sh_tree(f, root, root - 128u);
     ga_rt_stats_t st = ga_rt_stats(rt);
-    REQUIRE(s->nslots == st.nodes, "leaves name %zu slots, the runtime holds %llu entries", s->nslots,
-            (unsigned long long)st.nodes);
-    REQUIRE(st.index_bytes == 128u * s->nodes, "index bytes %llu for %llu nodes", (unsigned long long)st.index_bytes,
-            (unsigned long long)s->nodes);
+    REQUIRE(s->nslots + f->nslots == st.nodes, "leaves name %zu + %zu slots, the runtime holds %llu entries", s->nslots,
+            f->nslots, (unsigned long long)st.nodes);
+    REQUIRE(st.index_bytes == 128u * (s->nodes + f->nodes), "index bytes %llu for %llu + %llu nodes",
+            (unsigned long long)st.index_bytes, (unsigned long long)s->nodes, (unsigned long long)f->nodes);
     REQUIRE(st.height == (s->depth ? s->depth : 1u), "height %u, depth %u", st.height, s->depth);
-    /* Every named slot holds an entry the runtime knows at that location, in ascending base order. */
-    uint64_t prev_end = 0;
-    for (size_t i = 0; i < s->nslots; i++) {
+    /* The freed index holds freed entries only (so every live entry is in the live index). */
+    uint64_t ftag = (UINT64_C(1) << s->tag_bits) - 1u;
+    for (size_t i = 0; i < f->nslots; i++) {
         uint8_t e[16];
-        REQUIRE(ga_mem_read(s->mem, s->slots[i], e, 16) == GA_MEM_OK, "slot");
+        REQUIRE(ga_mem_read(s->mem, f->slots[i], e, 16) == GA_MEM_OK, "slot");
+        REQUIRE(sh_le(e, 8) >> (64u - s->tag_bits) == ftag, "the freed index names a live entry at %llx",
+                (unsigned long long)f->slots[i]);
+    }
+    /* Every named slot (the two indexes merged by base) holds an entry the runtime knows at that
+     * location, in ascending base order: the indexes are disjoint and together hold every entry. */
+    uint64_t prev_end = 0;
+    size_t i = 0, j = 0;
+    while (i < s->nslots || j < f->nslots) {
+        bool take_live = j == f->nslots || (i < s->nslots && sh_base(s, s->slots[i]) < sh_base(f, f->slots[j]));
+        uint64_t slot = take_live ? s->slots[i++] : f->slots[j++];
+        uint8_t e[16];
+        REQUIRE(ga_mem_read(s->mem, slot, e, 16) == GA_MEM_OK, "slot");
         uint64_t base = sh_le(e, 8) & (UINT64_MAX >> s->tag_bits), size = sh_le(e + 8, 8);
-        REQUIRE(base >= prev_end, "entries overlap or are out of order");
+        REQUIRE(base >= prev_end, "entries overlap, are out of order or named twice");
         prev_end = base + size;
         ga_entry_t he;
         uint64_t loc;
-        REQUIRE(ga_rt_find(rt, base, &he, &loc) && loc == s->slots[i] && he.size == size, "slot %llx not the runtime's",
-                (unsigned long long)s->slots[i]);
+        REQUIRE(ga_rt_find(rt, base, &he, &loc) && loc == slot && he.size == size, "slot %llx not the runtime's",
+                (unsigned long long)slot);
     }
+}
+
+/* Reads of one index's walk that ends in it or passes it: node levels + the slot, 1 when empty. */
+static uint32_t sh_cost(const shadow_t *s) { return s->depth ? s->depth + 1u : 1u; }
+
+static bool sh_names(const shadow_t *s, uint64_t slot)
+{
+    for (size_t i = 0; i < s->nslots; i++)
+        if (s->slots[i] == slot) return true;
+    return false;
 }
 
 static ga_rt_cfg_t ix_cfg(bool fixed, uint32_t cap, uint32_t reclaim)
@@ -497,8 +653,9 @@ static ga_rt_cfg_t ix_cfg(bool fixed, uint32_t cap, uint32_t reclaim)
     return c;
 }
 
-/* For address a: the walk (step limit plenty), the reference search and the runtime agree. */
-static void agree_at(ga_rt_t *rt, ga_mem_t *m, uint64_t p)
+/* For address a: the walk (step limit plenty), the reference search and the runtime agree, and the
+ * walk costs what the shadow's shapes say (sh: just checked by shadow_check). */
+static void agree_at(ga_rt_t *rt, ga_mem_t *m, const shadow_t *sh, uint64_t p)
 {
     ga_walk_cfg_t wc = { GA_LAYOUT_INDEX, ga_rt_root(rt), 1000, 7 };
     ga_memif_t mi = ga_mem_memif(m);
@@ -520,8 +677,8 @@ static void agree_at(ga_rt_t *rt, ga_mem_t *m, uint64_t p)
     } else {
         REQUIRE(w.status == GA_WALK_NOT_FOUND, "uncovered but %s", ga_walk_status_name(w.status));
     }
-    REQUIRE(w.steps == ga_rt_stats(rt).height + (w.status == GA_WALK_NOT_FOUND && w.steps == 1u ? 0u : 1u),
-            "walk of %u reads at height %u", w.steps, ga_rt_stats(rt).height);
+    uint32_t cost = found && sh_names(sh, hl) ? sh_cost(sh) : sh_cost(sh) + sh_cost(sh->fs);
+    REQUIRE(w.steps == cost, "walk of %u reads, the shapes say %u", w.steps, cost);
 }
 
 START_TEST(test_runtime_random)
@@ -556,7 +713,7 @@ START_TEST(test_runtime_random)
                 const uint64_t *L;
                 size_t k = ga_rt_invalidations(rt, &L);
                 for (size_t j = 0; j < k; j++)
-                    REQUIRE(L[j] >= ROOT + 128u && L[j] < ROOT + 128u + 16u * 4096u, "invalidation of %llx",
+                    REQUIRE(L[j] >= ROOT + 256u && L[j] < ROOT + 256u + 16u * 4096u, "invalidation of %llx",
                             (unsigned long long)L[j]);
                 live[n] = p;
                 REQUIRE(ga_rt_find(rt, p, NULL, &loc_of[n]), "find");
@@ -572,7 +729,7 @@ START_TEST(test_runtime_random)
         for (int k = 0; k < 8; k++) {
             uint64_t a = n > 0 && k < 4 ? live[ga_rng_below(&g, (uint64_t)n)] + ga_rng_below(&g, 64)
                                         : ga_make_ptr(1 + ga_rng_below(&g, 126), 0x100000 + ga_rng_below(&g, 2600000), 7);
-            agree_at(rt, m, a);
+            agree_at(rt, m, &sh, a);
         }
     }
     trims = ga_rt_stats(rt).trimmed;
@@ -603,6 +760,27 @@ START_TEST(test_heights)
         if (goal[k].n == 12) ck_assert_uint_eq(st.height, 2);
         shadow_t sh = {.mem = m, .tag_bits = 7};
         shadow_check(&sh, rt);
+        if (goal[k].n == 1184) {
+            /* Churned (issue 13's harder case): n rounds of free one at random + first-fit malloc,
+             * freed entries kept up to the default threshold of 1 024. They wait in the freed index,
+             * so the live index keeps 3 levels: 3 + 1 reads per miss for every live pointer. */
+            static uint64_t live[1184];
+            ga_rt_destroy(rt);
+            ck_assert_int_eq(ga_rt_create(&c, m, &rt), GA_OK);
+            ga_rng_t g;
+            ga_rng_seed(&g, 1184);
+            for (uint32_t i = 0; i < 1184; i++)
+                REQUIRE(ga_rt_malloc(rt, 256u * (1u + ga_rng_below(&g, 64)), &live[i]) == GA_OK, "malloc");
+            for (uint32_t r = 0; r < 1184; r++) {
+                uint32_t i = (uint32_t)ga_rng_below(&g, 1184);
+                REQUIRE(ga_rt_free(rt, live[i]) == GA_OK, "free");
+                REQUIRE(ga_rt_malloc(rt, 256u * (1u + ga_rng_below(&g, 64)), &live[i]) == GA_OK, "malloc");
+                REQUIRE(ga_rt_stats(rt).height <= 3u, "churn round %u: live height %u", r, ga_rt_stats(rt).height);
+            }
+            shadow_check(&sh, rt);
+            REQUIRE(ga_rt_stats(rt).freed > 500u, "only %llu freed entries", (unsigned long long)ga_rt_stats(rt).freed);
+            for (uint32_t i = 0; i < 1184; i += 7) agree_at(rt, m, &sh, live[i]);
+        }
         sh_free(&sh);
         ga_rt_destroy(rt);
         ga_mem_destroy(m);
@@ -622,69 +800,109 @@ static uint64_t least_root(uint64_t n, unsigned h, unsigned e)
     }
 }
 
-/* Random frees and first-fit mallocs at about 1 100 entries (700 live, up to 400 freed): random
- * inserts split nodes, the 3-level root fills, and the index is repacked (spec §7.7) instead of
- * growing to 4 levels (1 100 <= 0.9 * 11^3 = 1 197.9). After every repack its exact shape is checked
- * from memory: level sizes m_j = least m with m^3 >= n^(3 - j), run sizes floor((q + 1) L / m) -
- * floor(q L / m), and the reused pool nodes taken in ascending location order from the leaves up. */
+/* Whether the index in s has exactly the shape of a repack of its n entries at its height (spec
+ * §7.7): level sizes m_j = least m with m^h >= n^(h - j), run sizes floor((q + 1) L / m) - floor(q L /
+ * m). *total gets the plan's non-root nodes. */
+static bool repack_shape(const shadow_t *s, uint64_t *total)
+{
+    unsigned h = s->depth;
+    uint64_t n = s->nslots, cnt[SH_DEPTHS];
+    if (h < 2u || h >= SH_DEPTHS) return false;
+    *total = 0;
+    for (unsigned j = 0; j <= h; j++) cnt[j] = least_root(n, h, h - j);
+    for (unsigned j = 1; j <= h; j++) {
+        unsigned d = h - j + 1u; /* shadow depth: 1 is the root */
+        if (s->lv_n[d] != cnt[j]) return false;
+        for (uint64_t q = 0; q < cnt[j]; q++)
+            if (s->lv_cnt[d][q] != (q + 1u) * cnt[j - 1u] / cnt[j] - q * cnt[j - 1u] / cnt[j]) return false;
+        if (j < h) *total += cnt[j];
+    }
+    return true;
+}
+
+/* Random frees and first-fit mallocs, case 0 at 1 100 live allocations and up to 300 freed entries,
+ * case 1 at 300 live and up to 1 150 freed: random inserts split nodes, a 3-level root fills (the
+ * live index's in case 0, the freed index's in case 1), and that index is repacked (spec §7.7)
+ * instead of growing to 4 levels (at most 0.9 * 11^3 = 1 197.9 entries). After every repack the exact shape of
+ * the index that repacked is checked from memory (repack_shape) with the node writes it cost, and the
+ * pool nodes it reused taken in ascending location order from the leaves up. */
 START_TEST(test_repack)
 {
     ga_mem_t *m;
     ga_rt_t *rt;
     ck_assert_int_eq(ga_mem_create(&m), GA_OK);
-    ga_rt_cfg_t c = ix_cfg(false, 4096, 400);
+    ga_rt_cfg_t c = ix_cfg(_i == 1, 4096, _i == 0 ? 300 : 1150);
     ck_assert_int_eq(ga_rt_create(&c, m, &rt), GA_OK);
     shadow_t sh = {.mem = m, .tag_bits = 7};
     ga_rng_t g;
     ga_rng_seed(&g, 77);
-    enum { LIVE = 700 };
-    static uint64_t live[LIVE];
-    for (int i = 0; i < LIVE; i++)
-        REQUIRE(ga_rt_malloc(rt, 256u * (1u + ga_rng_below(&g, 64)), &live[i]) == GA_OK, "malloc");
+    enum { LIVE_MAX = 1100 };
+    static uint64_t live[LIVE_MAX];
+    const int LIVE = _i == 0 ? 1100 : 300;
+    /* Case 0: first fit (the allocator's common case). Case 1: fixed addresses spread over 4 GiB, so
+     * frees leave holes that new ranges seldom trim and the freed index fills to its threshold. */
+#define NEXT(pp)                                                                                     \
+    do {                                                                                             \
+        uint64_t sz_ = 256u * (1u + ga_rng_below(&g, 64));                                           \
+        if (_i == 0) {                                                                               \
+            REQUIRE(ga_rt_malloc(rt, sz_, (pp)) == GA_OK, "malloc");                                \
+        } else {                                                                                     \
+            ga_err_t e_;                                                                             \
+            while ((e_ = ga_rt_malloc_at(rt, 0x100000u + 0x4000u * ga_rng_below(&g, 1u << 18), sz_, (pp))) == \
+                   GA_ERR_OVERLAP) {}                                                                \
+            REQUIRE(e_ == GA_OK, "malloc_at: %s", ga_strerror(e_));                                  \
+        }                                                                                            \
+    } while (0)
+    for (int i = 0; i < 1200 && _i == 1; i++) { /* fill the freed index first */
+        uint64_t q;
+        NEXT(&q);
+        REQUIRE(ga_rt_free(rt, q) == GA_OK, "free");
+    }
+    for (int i = 0; i < LIVE; i++) NEXT(&live[i]);
     shadow_check(&sh, rt);
     ck_assert_uint_eq(ga_rt_stats(rt).height, 3);
-    uint64_t checked = 0, placed = 0;
+    uint64_t checked = 0, placed = 0, in_freed = 0;
     for (int r = 0; r < 4000; r++) {
-        int k = (int)ga_rng_below(&g, LIVE);
+        int k = (int)ga_rng_below(&g, (uint64_t)LIVE);
         REQUIRE(ga_rt_free(rt, live[k]) == GA_OK, "free");
         shadow_check(&sh, rt);
-        uint64_t pool_before = sh.nodes - 1u;
+        uint64_t pool_before[2] = {sh.nodes - 1u, sh.fs->nodes - 1u};
         ga_rt_stats_t b = ga_rt_stats(rt);
-        REQUIRE(ga_rt_malloc(rt, 256u * (1u + ga_rng_below(&g, 64)), &live[k]) == GA_OK, "malloc");
+        NEXT(&live[k]);
         shadow_check(&sh, rt);
         ga_rt_stats_t a = ga_rt_stats(rt);
-        REQUIRE(a.height <= 3u, "round %d: height %u for %llu entries", r, a.height, (unsigned long long)a.nodes);
+        REQUIRE(a.height <= 3u && a.freed_height <= 3u, "round %d: heights %u and %u", r, a.height, a.freed_height);
         if (a.index_repacks == b.index_repacks) continue;
         REQUIRE(a.index_repacks == b.index_repacks + 1u, "two repacks in one malloc");
-        unsigned h = a.height;
-        uint64_t n = a.nodes, cnt[4], total = 0;
-        for (unsigned j = 0; j <= h; j++) cnt[j] = least_root(n, h, h - j);
-        for (unsigned j = 1; j <= h; j++) {
-            unsigned d = h - j + 1u; /* shadow depth: 1 is the root */
-            REQUIRE(sh.lv_n[d] == cnt[j], "repack: level %u has %zu nodes, spec %llu", j, sh.lv_n[d],
-                    (unsigned long long)cnt[j]);
-            for (uint64_t q = 0; q < cnt[j]; q++) {
-                uint64_t want = (q + 1u) * cnt[j - 1u] / cnt[j] - q * cnt[j - 1u] / cnt[j];
-                REQUIRE(sh.lv_cnt[d][q] == want, "repack: level %u node %llu holds %u refs, spec %llu", j,
-                        (unsigned long long)q, sh.lv_cnt[d][q], (unsigned long long)want);
-            }
-            if (j < h) total += cnt[j];
-        }
+        /* The index that repacked has the plan's exact shape (the other one may too, by chance). */
+        uint64_t total = 0;
+        unsigned t = repack_shape(&sh, &total) ? 0u : 1u;
+        const shadow_t *x = t == 0u ? &sh : sh.fs;
+        REQUIRE(t == 0u || repack_shape(x, &total), "round %d: a repack, but neither index has the plan's shape", r);
         REQUIRE(a.index_repack_nodes - b.index_repack_nodes == total + 1u, "repack node count");
+        in_freed += t;
         if (a.trimmed == b.trimmed && a.reclaimed == b.reclaimed) {
-            uint64_t prev = 0, seen = 0;
-            for (unsigned d = h; d >= 2u && seen < pool_before; d--)
-                for (size_t q = 0; q < sh.lv_n[d] && seen < pool_before; q++, seen++) {
-                    REQUIRE(sh.lv_loc[d][q] > prev, "repack: reused nodes not taken in ascending order");
-                    prev = sh.lv_loc[d][q];
+            /* The malloc's move (one remove here, one insert there) may merge or split up to a
+             * node per level before the repack, so the first pool_before - 3 reused nodes are
+             * checked: their locations ascend in build order (leaves left to right, then up). */
+            unsigned h = x->depth;
+            uint64_t prev = 0, seen = 0, reused = pool_before[t] > 3u ? pool_before[t] - 3u : 0u;
+            for (unsigned d = h; d >= 2u && seen < reused; d--)
+                for (size_t q = 0; q < x->lv_n[d] && seen < reused; q++, seen++) {
+                    REQUIRE(x->lv_loc[d][q] > prev, "repack: reused nodes not taken in ascending order");
+                    prev = x->lv_loc[d][q];
                 }
             placed++;
         }
-        for (int t = 0; t < 16; t++) agree_at(rt, m, live[ga_rng_below(&g, LIVE)] + ga_rng_below(&g, 256));
+        for (int q = 0; q < 16; q++) agree_at(rt, m, &sh, live[ga_rng_below(&g, (uint64_t)LIVE)] + ga_rng_below(&g, 256));
         checked++;
     }
     REQUIRE(checked >= 2u && placed >= 1u, "only %llu repacks (%llu with the placement checked)",
             (unsigned long long)checked, (unsigned long long)placed);
+    REQUIRE(_i == 0 || in_freed >= 2u, "only %llu repacks of the freed index", (unsigned long long)in_freed);
+#undef NEXT
+    printf("test_repack: %llu repacks checked (%llu in the freed index), %llu with the placement\n",
+           (unsigned long long)checked, (unsigned long long)in_freed, (unsigned long long)placed);
     sh_free(&sh);
     ga_rt_destroy(rt);
     ga_mem_destroy(m);
@@ -703,9 +921,9 @@ START_TEST(test_config_and_space)
     ck_assert_int_eq(ga_rt_create(&c, m, &rt), GA_ERR_BAD_PARAM);
     ck_assert_uint_eq(ga_rt_md_bytes(&c), 0);
     c = ix_cfg(false, 5, 1024);
-    ck_assert_uint_eq(ga_rt_md_bytes(&c), 128u + 128u + 128u * 65u);
+    ck_assert_uint_eq(ga_rt_md_bytes(&c), 128u + 128u + 128u + 128u * 65u);
     ck_assert_int_eq(ga_rt_create(&c, m, &rt), GA_OK);
-    ck_assert_uint_eq(ga_rt_root(rt), ROOT);
+    ck_assert_uint_eq(ga_rt_root(rt), ROOT + 128u); /* the freed root at md_base, the live one above */
     uint64_t p[6];
     for (int i = 0; i < 5; i++) ck_assert_int_eq(ga_rt_malloc(rt, 300, &p[i]), GA_OK);
     /* Slots full: NO_METADATA_SPACE, and nothing changed. */
@@ -717,7 +935,7 @@ START_TEST(test_config_and_space)
     /* Slots are the lowest free ones: free slot 2, the next allocation takes it. */
     uint64_t l2, l;
     ck_assert(ga_rt_find(rt, p[2], NULL, &l2));
-    ck_assert_uint_eq(l2, ROOT + 128u + 32u);
+    ck_assert_uint_eq(l2, ROOT + 256u + 32u);
     ck_assert_int_eq(ga_rt_free(rt, p[2]), GA_OK);
     ga_rt_destroy(rt);
     c.reclaim_threshold = 0; /* a free reclaims at once, so the slot is free again */
@@ -775,6 +993,7 @@ static Suite *index_suite(void)
     TCase *t = tcase_create("walk");
     tcase_add_test(t, test_walk_empty_and_leaf);
     tcase_add_test(t, test_walk_two_levels);
+    tcase_add_test(t, test_walk_freed_index);
     tcase_add_test(t, test_walk_fail_closed);
     tcase_add_test(t, test_refsearch_index);
     suite_add_tcase(s, t);
@@ -782,7 +1001,7 @@ static Suite *index_suite(void)
     tcase_set_timeout(t, 120);
     tcase_add_loop_test(t, test_runtime_random, 0, 3);
     tcase_add_test(t, test_heights);
-    tcase_add_test(t, test_repack);
+    tcase_add_loop_test(t, test_repack, 0, 2);
     tcase_add_test(t, test_config_and_space);
     tcase_add_test(t, test_mlu_counts);
     suite_add_tcase(s, t);

@@ -63,12 +63,12 @@ static uint64_t ftag_of(unsigned tb) { return (UINT64_C(1) << tb) - 1u; }
 /* Spec §2.3, §7.5: bytes per slot, slot 0's offset from md_base, the lowest-free-slot rule and the
  * region's length, written from the spec (not through the runtime). */
 static uint64_t nodesz_of(ga_layout_t l) { return l == GA_LAYOUT_TABLE || l == GA_LAYOUT_INDEX ? 16u : 32u; }
-static uint64_t slot0_of(ga_layout_t l) { return l == GA_LAYOUT_INDEX ? 128u : 0u; }
+static uint64_t slot0_of(ga_layout_t l) { return l == GA_LAYOUT_INDEX ? 256u : 0u; }
 static bool lowest_of(ga_layout_t l) { return l == GA_LAYOUT_TABLE || l == GA_LAYOUT_INDEX; }
 static uint64_t md_len_of(ga_layout_t l, uint64_t cap)
 {
     if (l != GA_LAYOUT_INDEX) return cap * nodesz_of(l);
-    return 128u + (16u * cap + 127u) / 128u * 128u + 128u * (cap / 5u + 64u);
+    return 256u + (16u * cap + 127u) / 128u * 128u + 128u * (cap / 5u + 64u);
 }
 
 static ga_rt_cfg_t test_cfg(ga_layout_t layout, unsigned tb, bool fixed, uint32_t cap, uint32_t thr)
@@ -245,8 +245,9 @@ static void check_structure(ga_mem_t *mem, const ga_rt_cfg_t *c, uint64_t root, 
     } else if (c->layout == GA_LAYOUT_BST) {
         v->height = chk_bst(&x, root, 0, vm + 1u);
     } else if (c->layout == GA_LAYOUT_INDEX) {
-        T_EQ(root, c->md_base);
+        T_EQ(root, c->md_base + 128u); /* the live index; the freed one's root at md_base */
         v->height = chk_index(&x, root, root, true);
+        (void)chk_index(&x, root, root - 128u, true);
     } else {
         T_EQ(root, c->md_base);
         for (uint64_t s = 0; s < c->md_capacity; s++) {
@@ -1609,7 +1610,7 @@ START_TEST(test_reclaim_examples)
     st = ga_rt_stats(r.rt);
     T_EQ(st.nodes, 0);
     T_EQ(st.reclaimed, 1);
-    T_EQ(ga_rt_root(r.rt), layout == GA_LAYOUT_TABLE || layout == GA_LAYOUT_INDEX ? MD_BASE : 0);
+    T_EQ(ga_rt_root(r.rt), layout == GA_LAYOUT_TABLE ? MD_BASE : layout == GA_LAYOUT_INDEX ? MD_BASE + 128 : 0);
     T_EQ(ga_rt_free(r.rt, x), GA_ERR_UNKNOWN_POINTER);
     rig_free(&r);
 }
@@ -1686,43 +1687,46 @@ START_TEST(test_layout_images)
     free(v.e);
     rig_free(&r);
 
-    /* Index (spec §2.3): three entries in slots 0..2 (refs 8..10) under a root leaf at MD_BASE. */
+    /* Index (spec §2.3): three entries in slots 0..2 (refs 8..10) under a root leaf at ROOT =
+     * MD_BASE + 128 (the freed index's root at MD_BASE). */
     c.layout = GA_LAYOUT_INDEX;
     r = rig_new(&c);
     uint8_t nd[128];
-    T_EQ(ga_mem_read(r.mem, MD_BASE, nd, 128), GA_MEM_OK);
-    for (int i = 0; i < 128; i++) T_EQ(nd[i], 0); /* the empty index: a zeroed root leaf */
+    for (uint64_t at = MD_BASE; at <= MD_BASE + 128; at += 128) {
+        T_EQ(ga_mem_read(r.mem, at, nd, 128), GA_MEM_OK);
+        for (int i = 0; i < 128; i++) T_EQ(nd[i], 0); /* two empty indexes: zeroed root leaves */
+    }
     T_EQ(ga_rt_malloc_at(r.rt, 0x3000, 48, &d), GA_OK);
     T_EQ(ga_rt_malloc_at(r.rt, 0x1000, 16, &a), GA_OK);
     T_EQ(ga_rt_malloc_at(r.rt, 0x2000, 32, &b), GA_OK);
-    T_EQ(ga_rt_root(r.rt), MD_BASE);
-    T_EQ(ga_mem_read(r.mem, MD_BASE, nd, 128), GA_MEM_OK);
+    T_EQ(ga_rt_root(r.rt), MD_BASE + 128);
+    T_EQ(ga_mem_read(r.mem, MD_BASE + 128, nd, 128), GA_MEM_OK);
     static const uint8_t head[16] = {3, 0, 0, 0, 9, 0, 0, 0, 10, 0, 0, 0, 8, 0, 0, 0}; /* by base */
     for (int i = 0; i < 16; i++) T_EQ(nd[i], head[i]);
     T_EQ(le64(nd + 48), 0x2000);
     T_EQ(le64(nd + 56), 0x3000);
     for (int i = 64; i < 128; i++) T_EQ(nd[i], 0);
-    T_EQ(ga_mem_read(r.mem, MD_BASE + 128, n, 16), GA_MEM_OK); /* slot 0: the first allocation */
+    T_EQ(ga_mem_read(r.mem, MD_BASE + 256, n, 16), GA_MEM_OK); /* slot 0: the first allocation */
     T_EQ(le64(n), d);
     /* Twelve entries split the root leaf 6 + 6 into pool nodes 0 and 1: the pool starts at
-     * 128 + roundup(16 * 16, 128) = 384 (ref 24), node 1 at ref 32; the root keeps ROOT. */
+     * ROOT + 128 + roundup(16 * 16, 128) = ROOT + 384 (ref 24), node 1 at ref 32; the root keeps ROOT. */
     uint64_t q;
     for (uint64_t k = 4; k <= 12; k++) T_EQ(ga_rt_malloc_at(r.rt, 0x1000 * k, 16, &q), GA_OK);
     T_EQ(ga_rt_stats(r.rt).height, 2);
-    T_EQ(ga_rt_stats(r.rt).index_bytes, 3 * 128);
-    T_EQ(ga_mem_read(r.mem, MD_BASE, nd, 128), GA_MEM_OK);
+    T_EQ(ga_rt_stats(r.rt).index_bytes, 4 * 128); /* two roots, two leaves */
+    T_EQ(ga_mem_read(r.mem, MD_BASE + 128, nd, 128), GA_MEM_OK);
     T_EQ(nd[0], 2);
     T_EQ(nd[1], 1);
     T_EQ(nd[4], 24);
     T_EQ(nd[8], 32);
     T_EQ(le64(nd + 48), 0x7000);
-    T_EQ(ga_mem_read(r.mem, MD_BASE + 384, nd, 128), GA_MEM_OK);
+    T_EQ(ga_mem_read(r.mem, MD_BASE + 512, nd, 128), GA_MEM_OK);
     T_EQ(nd[0], 6);
     T_EQ(nd[1], 0);
     T_EQ(le64(nd + 48), 0x2000);
     /* Index nodes are not entries: no invalidation names them. */
     T_EQ(ga_rt_invalidations(r.rt, NULL), 1);
-    T_ASSERT(inv_has(&r, MD_BASE + 128 + 16 * 11));
+    T_ASSERT(inv_has(&r, MD_BASE + 256 + 16 * 11));
     rig_free(&r);
 }
 END_TEST

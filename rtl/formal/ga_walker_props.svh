@@ -29,17 +29,23 @@
 //      nodes and the slot together); a STEP_LIMIT end read exactly STEP_LIMIT; the walker's beat
 //      count agrees with the beats the memory delivered
 //   4  results: reads are exactly spec §3.3's sequence (INDEX: the first read is ROOT, 128 bytes,
-//      node reads are 128 bytes and 128-byte aligned, the slot read 16 bytes; which child or slot
-//      is group 32's); FOUND / RANGE_ONLY are justified by the last read
+//      the first after a miss in the live index is the freed root ROOT - 128, 128 bytes, node
+//      reads are 128 bytes and 128-byte aligned, the slot read 16 bytes; which child or slot is
+//      group 32's); after an INDEX slot read the walker's next action is spec §3.3 step 9's with
+//      the two-phase rule (*None*); NOT_FOUND of an INDEX walk only after a miss in the freed
+//      index; FOUND / RANGE_ONLY are justified by the last read
 //      (not an error on any beat, its entry, its address, 16 bytes for INDEX: the slot; M1..M3 on
 //      exact integers)
 //   8  covers
 //   16 covers of INDEX walks (deeper: a node read is four beats; job walker_cover_ix, formal-full)
 //   32 INDEX key selection: after the last beat of a node read the walker's next action is spec
-//      §3.3's, computed from the whole node (a ghost copy taken beat by beat): the next read at
-//      ROOT + 16 ref[j*] (128 bytes inner, 16 the slot), or the end with the spec's status; with
-//      strengthening invariants tying the partial decode to the ghost (job walker_ix_keys,
-//      formal-full; needs group 1)
+//      §3.3's, computed from the whole node (a ghost copy taken beat by beat) and the walk's phase:
+//      the next read at ROOT + 16 ref[j*] (128 bytes inner, 16 the slot), at the freed root after
+//      an empty node in the live phase, or the end with the spec's status; with strengthening
+//      invariants tying the partial decode to the ghost (job walker_ix_keys, CI; needs group 1)
+// The INDEX walk's phase (spec §3.3 *None*: live from ROOT, freed from ROOT - 128 after a miss) is
+// a ghost of the spec model (f_ix_frd), computed from what the memory returned, never from the
+// walker's phase register; groups 4 and 32 tie that register to it.
 
 `ifdef GA_FV_WALKER_TOP
 `define GA_WALKER_PORT assume
@@ -241,6 +247,63 @@
   assign f_walk_ix = HasIndex != 0 && f_job_kind == ga_pkg::WK_WALK &&
                      f_job_layout == ga_pkg::LAYOUT_INDEX;
 
+  // ---------------------------------------------------------------------------------------------
+  // INDEX: the walk's phase by the spec model (spec §3.3 steps 5 and 9, *None*), from the reads'
+  // contents. A read's last beat without an error on any beat is *none* when it is a node with a
+  // well-formed header and count 0, or the slot and its entry does not range-cover va(p) (exact
+  // integers). A none in the live phase makes the phase freed and the next read, if any, the freed
+  // root ROOT - 128 (mod 2^64); in the freed phase it ends the walk NOT_FOUND.
+  // ---------------------------------------------------------------------------------------------
+  function automatic logic fv_ix_hbad(input logic [31:0] h);     // spec §3.3 step 4 on the header
+    fv_ix_hbad = h[7:0] > 8'd11 || h[15:8] > 8'd1 || h[31:16] != 16'd0;
+  endfunction
+
+  logic        f_ix_frd;      // the phase now: 0 live, 1 freed
+  logic        f_rd_frd;      // the phase when the last read was requested
+  logic        f_ix_tofr;     // a none in the live phase came: the next read is the freed root
+  logic        f_rd_none;     // the last read ended none (every beat seen, no error)
+  logic [31:0] f_ix_hdr;      // beat 0 (count, kind, reserved) of the last node read
+  logic [31:0] f_ix_hdr_now;  //   as of the arriving beat
+  logic [63:0] f_ix_froot;    // spec §2.3: the freed root, ROOT - 128 mod 2^64
+  logic [65:0] f_sl_base, f_sl_end;
+  logic        f_sl_covers, f_sl_match;   // the arriving beat's entry range-covers va(p) / matches p
+  logic        f_ix_none;     // the last beat of an INDEX walk's read arrives now and is none
+  assign f_ix_froot   = f_job_root - 64'd128;
+  assign f_ix_hdr_now = (f_beats_left == 3'(IxBeats)) ? mem_rsp_data_i[31:0] : f_ix_hdr;
+  assign f_sl_base    = {2'b00, f_n_ebase};
+  assign f_sl_end     = f_sl_base + {2'b00, mem_rsp_data_i[127:64]};
+  assign f_sl_covers  = f_sl_base <= {2'b00, f_p_va} && {2'b00, f_p_va} < f_sl_end;
+  assign f_sl_match   = f_sl_covers && (f_job_ptr >> V) != 0 &&
+                        (f_job_ptr >> V) != (64'd1 << TagBits) - 1 &&
+                        (f_job_ptr >> V) == (mem_rsp_data_i[63:0] >> V);
+  assign f_ix_none    = f_walk_ix && f_mem_rsp_fire && f_beats_left == 3'd1 && !f_rsp_err &&
+                        !mem_rsp_err_i &&
+                        ((f_rd_len == ga_pkg::MEM_LEN_128) ? (!fv_ix_hbad(f_ix_hdr_now) &&
+                                                              f_ix_hdr_now[7:0] == 8'd0)
+                                                           : !f_sl_covers);
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      f_ix_frd <= 1'b0;  f_rd_frd <= 1'b0;  f_ix_tofr <= 1'b0;  f_rd_none <= 1'b0;
+    end else if (f_start) begin
+      f_ix_frd <= 1'b0;  f_rd_frd <= 1'b0;  f_ix_tofr <= 1'b0;  f_rd_none <= 1'b0;
+    end else begin
+      if (f_mem_req_fire) begin
+        f_rd_frd  <= f_ix_frd;
+        f_ix_tofr <= 1'b0;
+        f_rd_none <= 1'b0;
+      end
+      if (f_mem_rsp_fire && f_rd_len == ga_pkg::MEM_LEN_128 && f_beats_left == 3'(IxBeats)) begin
+        f_ix_hdr <= mem_rsp_data_i[31:0];
+      end
+      if (f_ix_none) begin
+        f_ix_frd  <= 1'b1;
+        f_ix_tofr <= !f_ix_frd;
+        f_rd_none <= 1'b1;
+      end
+    end
+  end
+
   // The job registers the FSM keeps agree with the shadow (inductive strengthening).
   logic f_job_regs_ok;
   assign f_job_regs_ok = kind_q == f_job_kind && layout_q == f_job_layout && ptr_q == f_job_ptr &&
@@ -400,9 +463,12 @@
                                     mem_req_len_o == (f_walk_ll ? ga_pkg::MEM_LEN_32
                                                                 : ga_pkg::MEM_LEN_16));
           end else begin
-            // INDEX: ROOT first (128 bytes); every read before the step limit; nodes aligned
+            // INDEX: ROOT first (128 bytes); after a none in the live phase the freed root
+            // (128 bytes); every read before the step limit; nodes aligned
             IxReadSeq_A: assert ((f_reads != '0 || (mem_req_addr_o == f_job_root &&
                                                     mem_req_len_o == ga_pkg::MEM_LEN_128)) &&
+                                 (!f_ix_tofr || (mem_req_addr_o == f_ix_froot &&
+                                                 mem_req_len_o == ga_pkg::MEM_LEN_128)) &&
                                  f_reads < f_job_limit &&
                                  (mem_req_len_o == ga_pkg::MEM_LEN_16 ||
                                   (mem_req_len_o == ga_pkg::MEM_LEN_128 &&
@@ -448,6 +514,88 @@
     end
   end
 
+  // INDEX results (group 4): the slot step and the end of the walk by the two-phase rule.
+  if ((FvGroups & 4) != 0 && HasIndex != 0) begin : g_fv_result_ix
+    logic                       f_sl_end;       // spec §3.3 step 9 on the arriving slot: the end
+    logic [ga_pkg::WalkStW-1:0] f_sl_status;    //   with this status, else the freed root
+    logic                       f_sl_chk;       // the slot read's beat came in the last cycle
+    logic                       f_sl_x_end;     //   and what spec §3.3 said then
+    logic [ga_pkg::WalkStW-1:0] f_sl_x_status;
+    always @(*) begin
+      f_sl_end    = 1'b1;
+      f_sl_status = ga_pkg::WALK_FAULT;
+      if (f_rsp_err || mem_rsp_err_i) begin
+        f_sl_status = ga_pkg::WALK_FAULT;                              // 9. the read fails
+      end else if (f_sl_covers) begin
+        f_sl_status = f_sl_match ? ga_pkg::WALK_FOUND : ga_pkg::WALK_RANGE_ONLY;
+      end else if (f_ix_frd) begin
+        f_sl_status = ga_pkg::WALK_NOT_FOUND;                          // none, freed phase
+      end else if (f_reads == f_job_limit) begin
+        f_sl_status = ga_pkg::WALK_STEP_LIMIT;                         // none, live: 2. (no read)
+      end else begin
+        f_sl_end    = 1'b0;                                            // none, live: the freed root
+      end
+    end
+    always @(posedge clk_i) begin
+      if (!rst_ni) begin
+        f_sl_chk <= 1'b0;
+      end else begin
+        f_sl_chk      <= f_walk_ix && f_mem_rsp_fire && f_rd_len == ga_pkg::MEM_LEN_16;
+        f_sl_x_end    <= f_sl_end;
+        f_sl_x_status <= f_sl_status;
+      end
+    end
+    always @(*) begin
+      if (f_past_valid && rst_ni) begin
+        // After the slot read the walker's next action is spec §3.3 step 9's with *None*: FAULT,
+        // FOUND / RANGE_ONLY on the entry, NOT_FOUND in the freed phase; in the live phase
+        // STEP_LIMIT at the limit, else the 128-byte read of the freed root ROOT - 128.
+        if (f_sl_chk) begin
+          IxSlotNext_A: assert (f_sl_x_end ? (done_o && status_o == f_sl_x_status)
+                                           : (mem_req_valid_o && mem_req_addr_o == f_ix_froot &&
+                                              mem_req_len_o == ga_pkg::MEM_LEN_128));
+        end
+        // An INDEX walk ends NOT_FOUND only after a none of a read made in the freed phase (an
+        // empty node or a slot that does not cover va(p)), i.e. after both indexes missed.
+        if (done_o && f_walk_ix && status_o == ga_pkg::WALK_NOT_FOUND) begin
+          IxNotFound_A: assert (f_rd_frd && f_rd_none && f_reads >= 2);
+        end
+      end
+    end
+  end
+
+  // Inductive strengthening of the phase (groups 4 and 32): the walker's phase register, job
+  // registers and the read in progress agree with the ghost.
+  if ((FvGroups & 36) != 0 && HasIndex != 0) begin : g_fv_ix_phase
+    always @(*) begin
+      if (f_past_valid && rst_ni) begin
+        if (f_walk_ix && state_q != W_IDLE) begin
+          IxPhase_A:    assert (f_job_regs_ok && steps_q == f_reads && phase_q == f_ix_frd &&
+                                (!f_ix_frd || f_reads != '0) && (!f_rd_frd || f_ix_frd) &&
+                                f_reads <= f_job_limit &&
+                                (state_q != W_MEM_REQ || f_reads < f_job_limit));
+        end
+        if (f_walk_ix && state_q == W_MEM_WAIT) begin
+          IxWaitRead_A: assert (len_q == f_rd_len && node_q == f_rd_addr && berr_q == f_rsp_err &&
+                                f_rd_frd == f_ix_frd && !f_ix_tofr && !f_rd_none &&
+                                f_reads != '0 && (!f_rd_frd || f_reads >= 2));
+          if (len_q == ga_pkg::MEM_LEN_128 && beat_q != '0) begin
+            IxHdr_A:    assert (gen_index.cnt_q == f_ix_hdr[7:0] &&
+                                gen_index.kind_in_q == f_ix_hdr[8] &&
+                                gen_index.bad_q == fv_ix_hbad(f_ix_hdr));
+          end
+        end
+        if (f_ix_tofr) begin
+          IxToFreed_A:  assert (f_walk_ix && f_ix_frd &&
+                                (state_q == W_MEM_REQ || state_q == W_DONE || state_q == W_IDLE) &&
+                                (state_q != W_MEM_REQ || (node_q == f_ix_froot &&
+                                                          len_q == ga_pkg::MEM_LEN_128)) &&
+                                (state_q != W_DONE || status_o == ga_pkg::WALK_STEP_LIMIT));
+        end
+      end
+    end
+  end
+
   // ---------------------------------------------------------------------------------------------
   // Group 8: covers
   // ---------------------------------------------------------------------------------------------
@@ -482,15 +630,36 @@
     end
   end
   if ((FvGroups & 16) != 0) begin : g_fv_cover_ix
+    logic f_cv_lslot;         // the live phase of this walk ended with a slot that missed
+    always @(posedge clk_i) begin
+      if (!rst_ni || f_start) begin
+        f_cv_lslot <= 1'b0;
+      end else if (f_ix_none && !f_ix_frd && f_rd_len == ga_pkg::MEM_LEN_16) begin
+        f_cv_lslot <= 1'b1;
+      end
+    end
     always @(*) begin
       if (f_past_valid && rst_ni && done_o) begin
         IndexFound_C:    cover (f_walk_ix && status_o == ga_pkg::WALK_FOUND && f_reads == 2);
         IndexTwoLevel_C: cover (f_walk_ix && status_o == ga_pkg::WALK_FOUND && f_reads == 3);
-        IndexEmpty_C:    cover (f_walk_ix && status_o == ga_pkg::WALK_NOT_FOUND && f_reads == 1);
+        // both indexes empty: the live root, then the freed root, each count 0
+        IndexEmpty_C:    cover (f_walk_ix && status_o == ga_pkg::WALK_NOT_FOUND && f_reads == 2);
         IndexLimit_C:    cover (f_walk_ix && status_o == ga_pkg::WALK_STEP_LIMIT && f_reads == 2 &&
                                 f_job_limit == 2);
         IndexBeatErr_C:  cover (f_walk_ix && status_o == ga_pkg::WALK_FAULT && f_rsp_err &&
                                 f_rd_len == ga_pkg::MEM_LEN_128);
+        // the entry found in the freed index after a miss in the live one: a match, and a freed
+        // entry (tag F) that ends RANGE_ONLY
+        IndexFreedFound_C: cover (f_walk_ix && status_o == ga_pkg::WALK_FOUND && f_rd_frd);
+        IndexFreedRange_C: cover (f_walk_ix && status_o == ga_pkg::WALK_RANGE_ONLY && f_rd_frd &&
+                                  f_e_tag == (64'd1 << TagBits) - 1);
+        // NOT_FOUND after both phases: the freed index's slot misses (after an empty live root)
+        IndexBothMiss_C: cover (f_walk_ix && status_o == ga_pkg::WALK_NOT_FOUND &&
+                                f_rd_len == ga_pkg::MEM_LEN_16);
+        //   and after a slot miss in the live index (root leaf, slot), the freed root empty
+        IndexSlotMiss_C: cover (f_walk_ix && status_o == ga_pkg::WALK_NOT_FOUND && f_cv_lslot);
+        // the live index missed at the step limit: STEP_LIMIT before the freed root's read
+        IndexFreedLimit_C: cover (f_walk_ix && status_o == ga_pkg::WALK_STEP_LIMIT && f_ix_tofr);
       end
     end
   end
@@ -501,7 +670,8 @@
   // the whole 128 bytes; from them the spec's rule (count, kind, header checks, j* = the largest i
   // in 1 .. c-1 with key[i] <= va(p), ROOT + 16 ref[j*] mod 2^64) decides the walk's next action,
   // which the walker must take in the next cycle: the next read at that location (128 bytes for an
-  // inner node, 16 for a leaf's slot), or DONE with the spec's status.
+  // inner node, 16 for a leaf's slot), the freed root ROOT - 128 (128 bytes) after an empty node in
+  // the live phase (the ghost phase f_ix_frd, *None*), or DONE with the spec's status.
   // ---------------------------------------------------------------------------------------------
   localparam int FvIxW   = ga_pkg::IdxNodeBytes * 8;  // bits of an index node
   localparam int FvIxFan = 11;                        // spec §2.3: ref[0 .. 10], key[1 .. 10]
@@ -536,7 +706,8 @@
     logic [63:0]                f_ix_loc;     // step 7: ROOT + 16 ref[j*] (mod 2^64)
     logic                       f_ix_end;     // the walk ends after this node
     logic [ga_pkg::WalkStW-1:0] f_ix_status;  //   with this status
-    logic [ga_pkg::MemLenW-1:0] f_ix_len;     // else the next read: f_ix_loc, this length
+    logic [63:0]                f_ix_addr;    // else the next read: f_ix_loc or the freed root,
+    logic [ga_pkg::MemLenW-1:0] f_ix_len;     //   this length
     logic                       f_ix_chk;     // the last beat of a node read came in the last cycle
     logic                       f_ix_x_end;   //   and what spec §3.3 said then
     logic [ga_pkg::WalkStW-1:0] f_ix_x_status;
@@ -566,6 +737,7 @@
         if (f_ix_j == 4'(j)) f_ix_ref = f_ixn_all[(4 + 4 * j) * 8 +: 32];
       end
       f_ix_loc    = f_job_root + {28'd0, f_ix_ref, 4'd0};
+      f_ix_addr   = f_ix_loc;
       f_ix_len    = (f_ixn_all[15:8] == 8'd1) ? ga_pkg::MEM_LEN_128 : ga_pkg::MEM_LEN_16;
       f_ix_end    = 1'b1;
       f_ix_status = ga_pkg::WALK_FAULT;
@@ -573,8 +745,17 @@
         f_ix_status = ga_pkg::WALK_FAULT;                              // 3. error on a beat
       end else if (fv_ix_bad(f_ixn_all)) begin
         f_ix_status = ga_pkg::WALK_FAULT;                              // 4. malformed header
+      end else if (f_ixn_all[7:0] == 8'd0 && f_ix_frd) begin
+        f_ix_status = ga_pkg::WALK_NOT_FOUND;                          // 5. none, freed phase
       end else if (f_ixn_all[7:0] == 8'd0) begin
-        f_ix_status = ga_pkg::WALK_NOT_FOUND;                          // 5. empty index
+        // 5. none, live phase: n <- ROOT - 128, 1. (aligned: ROOT passed it), 2. step limit
+        if (f_reads == f_job_limit) begin
+          f_ix_status = ga_pkg::WALK_STEP_LIMIT;
+        end else begin
+          f_ix_end    = 1'b0;
+          f_ix_addr   = f_ix_froot;
+          f_ix_len    = ga_pkg::MEM_LEN_128;
+        end
       end else if (f_ixn_all[15:8] == 8'd1 && f_ix_loc[6:0] != 7'd0) begin
         f_ix_status = ga_pkg::WALK_FAULT;                              // 8. -> 1. misaligned child
       end else if (f_reads == f_job_limit) begin
@@ -591,7 +772,7 @@
         f_ix_chk      <= f_ix_last;
         f_ix_x_end    <= f_ix_end;
         f_ix_x_status <= f_ix_status;
-        f_ix_x_addr   <= f_ix_loc;
+        f_ix_x_addr   <= f_ix_addr;
         f_ix_x_len    <= f_ix_len;
         if (f_mem_rsp_fire && f_rd_len == ga_pkg::MEM_LEN_128) f_ixn <= f_ixn_all;
       end
@@ -611,7 +792,7 @@
 
     always @(*) begin
       if (f_past_valid && rst_ni) begin
-        // The walker's next action after a node is the spec's, from the whole node.
+        // The walker's next action after a node is the spec's, from the whole node and the phase.
         if (f_ix_chk) begin
           IxKeyNext_A: assert (f_ix_x_end ? (done_o && status_o == f_ix_x_status)
                                           : (mem_req_valid_o && mem_req_addr_o == f_ix_x_addr &&
@@ -620,7 +801,7 @@
         // Inductive strengthening: during a node read the walker's partial decode is the ghost's
         // (header from beat 0, the refs of the beats received, j* over the keys received so far).
         if (f_walk_ix && state_q != W_IDLE) begin
-          IxJobRegs_A: assert (f_job_regs_ok && steps_q == f_reads);
+          IxJobRegs_A: assert (f_job_regs_ok && steps_q == f_reads && phase_q == f_ix_frd);
         end
         if (f_ix_wait) begin
           IxWaitLen_A: assert (len_q == f_rd_len && berr_q == f_rsp_err &&

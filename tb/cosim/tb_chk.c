@@ -148,6 +148,7 @@ struct tb_chk {
     ring_t reads; /* obs_read_t */
     ring_t orcs;  /* obs_orc_t */
     txn_t *rp;    /* the job being replayed */
+    bool rp_freed; /* its walk read the freed index's root (INDEX) */
     uint64_t cycle;
     /* third opinion */
     ga_mem_t *mem;
@@ -349,6 +350,8 @@ static int rp_read(void *ctx, uint64_t addr, uint32_t len, uint8_t *buf)
     if (o->err) c->st.read_errors++;
     if (o->len == 128u) {
         c->st.node128_reads++;
+        if (t->job_kind == JOB_WALK && t->wc.layout == GA_LAYOUT_INDEX && addr == t->wc.root - 128u)
+            c->rp_freed = true; /* the walk went on into the freed index (spec §3.3 *None*) */
         if (o->err) c->st.node128_errors++;
     }
     ring_pop(&c->reads);
@@ -388,9 +391,13 @@ static void replay(tb_chk_t *c, txn_t *t)
     c->rp = t;
     if (t->job_kind == JOB_WALK) {
         t->rd = 0;
+        c->rp_freed = false;
         ga_walk_result_t w = ga_walk(&t->wc, &mi, t->key);
         c->st.walks++;
-        if (t->wc.layout == GA_LAYOUT_INDEX && (unsigned)w.status < 5u) c->st.index_walks[w.status]++;
+        if (t->wc.layout == GA_LAYOUT_INDEX && (unsigned)w.status < 5u) {
+            c->st.index_walks[w.status]++;
+            if (c->rp_freed) c->st.index_freed_walks[w.status]++;
+        }
         t->walk_status = (int)w.status;
         t->fe = w.entry;
         t->floc = w.loc;

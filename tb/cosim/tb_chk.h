@@ -49,6 +49,7 @@ typedef struct {
     /* INDEX walks (LAYOUT = INDEX as of acceptance) by result (GA_WALK_*), and 128-byte node reads
      * (four beats each) with those that got an error on some beat */
     uint64_t index_walks[5], node128_reads, node128_errors;
+    uint64_t index_freed_walks[5]; /* of index_walks: those that read the freed index's root */
     uint64_t faults_by_kind[GA_EXC_KINDS]; /* responses by record kind */
     uint64_t halted_rsps, cfg_errors;
     uint64_t ref_checks, ref_skipped;

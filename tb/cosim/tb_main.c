@@ -588,6 +588,11 @@ static void print_summary(run_t *r, double secs)
                " FAULT %" PRIu64 "; 128-byte node reads %" PRIu64 " (4 beats each; %" PRIu64 " with an error beat)\n",
                s.index_walks[GA_WALK_FOUND], s.index_walks[GA_WALK_RANGE_ONLY], s.index_walks[GA_WALK_NOT_FOUND],
                s.index_walks[GA_WALK_STEP_LIMIT], s.index_walks[GA_WALK_FAULT], s.node128_reads, s.node128_errors);
+        printf("  of them into the freed index (ROOT - 128, spec 3.3): FOUND %" PRIu64 " RANGE_ONLY %" PRIu64
+               " NOT_FOUND %" PRIu64 " STEP_LIMIT %" PRIu64 " FAULT %" PRIu64 "\n",
+               s.index_freed_walks[GA_WALK_FOUND], s.index_freed_walks[GA_WALK_RANGE_ONLY],
+               s.index_freed_walks[GA_WALK_NOT_FOUND], s.index_freed_walks[GA_WALK_STEP_LIMIT],
+               s.index_freed_walks[GA_WALK_FAULT]);
         printf("  index: at most %" PRIu32 " node levels; repacks (spec 7.7) %" PRIu64 "; at the end %" PRIu32
                " levels, %" PRIu64 " entries\n",
                r->max_height, rs.index_repacks, rs.height, rs.nodes);

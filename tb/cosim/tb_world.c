@@ -145,7 +145,12 @@ static void add_scrub(tb_world_t *w, unsigned i, uint64_t addr, uint64_t len)
  *   1, 4, 5  a copy of the table with random damage: freed tags, zero sizes, huge sizes, kept slots
  *   2  ROOT near 2^64: slot addresses wrap (error responses)
  *   3  the table mirrored at address 0 with ROOT 0, so slot 0 is at location 0
- * INDEX (spec §2.3, §3.3; nodes at base, base + 128, base + 256 = refs 0, 8, 16; slots from ref 24)
+ * INDEX (spec §2.3, §3.3; nodes at base, base + 128, base + 256 = refs 0, 8, 16; slots from ref 24;
+ *   the freed index's root at base - 128, one of three by a random bit pair: unmapped or left as the
+ *   last scrub left it (a walk that misses the live index then faults or finds nothing), an empty
+ *   leaf, or a leaf whose one slot (ref 29) holds an entry [va, va + 0x1000), freed or (corrupt:
+ *   the runtime never puts a live entry there) with ptr's tag, so a miss in the live index (variant
+ *   6 misses there) ends RANGE_ONLY or FOUND in the freed index after its root and slot reads)
  *   0  a cycle: two inner nodes that name each other, or one that names itself (STEP_LIMIT)
  *   1  a malformed root: count > 11, kind > 1, a reserved byte not 0, or an inner node whose child
  *      is not 128-byte aligned (FAULT)
@@ -194,7 +199,17 @@ static uint64_t corrupt_index(tb_world_t *w, unsigned variant, uint64_t base, ui
     uint64_t tag = ga_tag_of(ptr, tb), va = ga_va_of(ptr, tb), m = ga_va_mask(tb);
     uint64_t F = ga_tag_freed(tb);
     uint64_t b = (va - 0x1000u) & m;
-    add_scrub(w, 0, base, 1024);
+    add_scrub(w, 0, base - 128u, 1152);
+    switch ((rnd >> 20) & 3u) {
+    case 0: break;
+    case 1: put_inode(w, base - 128u, 0, 0, 0, NULL, 0, NULL, 0); break;
+    default: {
+        uint32_t fr[1] = { 29 };
+        put_inode(w, base - 128u, 1, 0, 0, fr, 1, NULL, 0);
+        put_slot(w, base + 464u, ga_make_ptr((rnd >> 20) & 1u ? tag : F, va, tb), 0x1000);
+        break;
+    }
+    }
     switch (variant) {
     case 0: {
         uint32_t r[2] = { 8, 8 };
