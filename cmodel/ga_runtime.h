@@ -10,8 +10,9 @@
  *
  * Terms. V = 64 - tag_bits, F = 2^tag_bits - 1 (the freed tag). An entry's range is [base, base + size)
  * with size the size the program asked for. Entries are live (tag 1..F-1) or freed (tag F). A node's
- * location is md_base + 32*slot (list, BST), md_base + 16*slot (table) or md_base + 128 + 16*slot
- * (index: the slot; its index nodes sit around the slots, spec §2.3). Every operation is O(log n) in
+ * location is md_base + 32*slot (list, BST), md_base + 16*slot (table) or md_base + 256 + 16*slot
+ * (index: the slot, after the freed and the live root nodes; the other index nodes follow the slots,
+ * spec §2.3). Every operation is O(log n) in
  * the number of entries n, plus O(log n) per freed entry it trims or reclaims.
  *
  * Order of work inside one successful malloc (fixes node placement, spec §7.5, and the invalidations):
@@ -152,7 +153,7 @@ typedef struct {
     uint32_t height;             /* BST height (0 empty, 1 a single node); index: node levels (1 while
                                     the root is a leaf); 0 for list/table */
     /* Fields below were added after the first release. */
-    uint64_t index_bytes;        /* index: 128 bytes per index node in use, the root included; else 0 */
+    uint64_t index_bytes;        /* index: 128 bytes per index node in use, both roots included; else 0 */
     uint64_t index_repacks;      /* index: repacks (spec §7.7) since the runtime started; else 0 */
     uint64_t index_repack_nodes; /* index: the nodes those repacks wrote; else 0 */
     uint32_t freed_height;       /* index: the freed index's node levels (spec §2.3; `height` is the
