@@ -576,11 +576,12 @@ static int ix_id_cmp(const void *a, const void *b)
     return (u > v) - (u < v);
 }
 
-/* The root holds 12 refs after an insert: repack the index at its height if spec §7.7 allows it.
- * Level by level from the leaves, the level's items (pairs, then the nodes just built) are cut into
- * cnt[j] runs, run q taking items [floor(q L / m), floor((q + 1) L / m)); the k-th new node takes the
- * k-th pool node in use (ascending location), then a node by §7.5's rule; pool nodes left over are
- * released in ascending location order. The root keeps its location and takes the top level. */
+/* The root of tree x->cur holds 12 refs after an insert: repack that index at its height if spec
+ * §7.7 allows it. Level by level from the leaves, the level's items (pairs, then the nodes just built)
+ * are cut into cnt[j] runs, run q taking items [floor(q L / m), floor((q + 1) L / m)); the k-th new
+ * node takes the k-th pool node this index uses (ascending location), then a node by §7.5's rule;
+ * its pool nodes left over are released in ascending location order. The root keeps its location
+ * and takes the top level. */
 static bool ix_repack(ix_t *x)
 {
     uint64_t cnt[IX_HMAX + 1u];
