@@ -181,7 +181,7 @@ static walk_fig_t walk_cost(ga_layout_t layout, unsigned n, bool churned)
         printf("  %-6s %-8s %6u  index node writes: %.2f per malloc and free (%" PRIu64 " over %" PRIu64
                " operations)\n", "", "", n, (double)rs.index_node_writes / (double)(rs.mallocs + rs.frees),
                rs.index_node_writes, rs.mallocs + rs.frees);
-    if (churned && layout != GA_LAYOUT_TABLE) {
+    if (churned) {
         /* Dangling pointers: the bases the churn freed, newest first, at most 1 024 (a base reused by
          * a later allocation walks to that one). */
         unsigned nd = n < 1024u ? n : 1024u;
