@@ -40,9 +40,13 @@ srcs="$(cat rtl/ga_mlu.f rtl/ga_system.f) fpga/ecp5/ga_ecp5_probe.sv
       fpga/rtl/ga_uart_rx.sv fpga/rtl/ga_uart_tx.sv fpga/rtl/ga_board_mem.sv
       fpga/rtl/ga_board_core.sv fpga/ecp5/ga_board_ulx3s.sv fpga/ecp5/ga_board_orangecrab.sv"
 t0=$(date +%s)
+# ga_first_one keeps its module boundary (rtl/ga_first_one.sv: flattened into the wide multiplexers it
+# selects, abc9 spends about three times the LUT4 on them); everything else is flattened.
 cat > "$dir/synth.ys" <<YS
 read_verilog -sv $(echo $srcs)
 chparam $params $top
+hierarchy -top $top
+setattr -mod -set keep_hierarchy 1 *ga_first_one*
 synth_ecp5 -abc9 -top $top
 tee -q -o $dir/synth.stat stat
 write_json $dir/$name.json
@@ -58,14 +62,19 @@ case "$route_min" in ''|*[!0-9]*) echo "ecp5.sh: ECP5_ROUTE_MIN=$route_min: a wh
 # One nextpnr call: placing, writing the placed netlist and routing it in a second call gave another
 # (lower) post-route Fmax for the same placement (59.52 against 65.23 MHz for orangecrab_m8_va16).
 # With ECP5_ROUTE_MIN the call is stopped after that many minutes; the log then ends in routing and
-# holds only the estimate after placement.
+# holds only the estimate after placement, or, where placement itself took longer, ends in placement
+# with no figure (result.txt's routed= says which).
 if [ "$route_min" -gt 0 ]; then to=(timeout "${route_min}m"); else to=(); fi
 "${to[@]}" "$pnr" --$device --package "$package" --speed "$speed" --json "$dir/$name.json" --lpf "$lpf" \
     --textcfg "$dir/$name.config" --freq "$mhz" --timing-allow-fail --seed "$seed" --router "$router" \
     --report "$dir/report.json" >"$dir/pnr.log" 2>&1
 rc=$?
 routed=yes
-if [ $rc -eq 124 ]; then routed="stopped after $route_min min"; rc=0
+if [ $rc -eq 124 ]; then
+    # nextpnr prints its first Fmax (the estimate after placement) when placement ends
+    if grep -q "Max frequency for clock" "$dir/pnr.log"; then routed="stopped after $route_min min"
+    else routed="stopped in placement after $route_min min"; fi
+    rc=0
 elif [ $rc -ne 0 ]; then routed=no
 fi
 t2=$(date +%s)

@@ -163,19 +163,6 @@ module ga_mlb #(
     assign is_oldest[i] = (age_q[i*IdxW +: IdxW] == IdxW'(Entries - 1));
   end
 
-  // Lowest set bit of a mask as a one-hot vector (lowest index wins everywhere, spec §6.2, §6.3).
-  function automatic logic [Entries-1:0] first_one(input logic [Entries-1:0] m);
-    logic [Entries-1:0] f;
-    logic               seen;
-    f    = '0;
-    seen = 1'b0;
-    for (int i = 0; i < Entries; i++) begin
-      f[i] = m[i] && !seen;
-      seen = seen || m[i];
-    end
-    first_one = f;
-  endfunction
-
   // Index of a one-hot vector (0 for an empty one).
   function automatic logic [IdxW-1:0] onehot_idx(input logic [Entries-1:0] oh);
     logic [IdxW-1:0] idx;
@@ -197,9 +184,13 @@ module ga_mlb #(
     onehot_mux64 = r;
   endfunction
 
+  // Lowest index wins everywhere (spec §6.2, §6.3): the one-hot words of the hits and of the fill
+  // victim come from ga_first_one, which the ECP5 flow keeps as a module of its own (flattened into
+  // the multiplexers and write enables they drive, a 16-entry MLB costs 14 368 LUT4 instead of
+  // 8 673 there: rtl/ga_first_one.sv, docs/fpga.md §11.3).
   logic [Entries-1:0] rng_first, loc_first;
-  assign rng_first = first_one(rng_match);
-  assign loc_first = first_one(loc_match);
+  ga_first_one #(.N(Entries)) u_rng_first (.m_i(rng_match), .oh_o(rng_first));
+  ga_first_one #(.N(Entries)) u_loc_first (.m_i(loc_match), .oh_o(loc_first));
 
   assign rng_hit_o  = |rng_match;
   assign rng_idx_o  = onehot_idx(rng_first);
@@ -214,14 +205,17 @@ module ga_mlb #(
 
   // Fill victim (spec §6.3): the lowest valid entry already at this location, else the lowest
   // invalid entry, else the least recently used one (age N-1).
-  logic [Entries-1:0] victim_oh;
+  logic [Entries-1:0] victim_oh, vic_same, vic_free, vic_old;
+  ga_first_one #(.N(Entries)) u_vic_same (.m_i(upd_match), .oh_o(vic_same));
+  ga_first_one #(.N(Entries)) u_vic_free (.m_i(~valid_q), .oh_o(vic_free));
+  ga_first_one #(.N(Entries)) u_vic_old (.m_i(is_oldest), .oh_o(vic_old));
   `GA_ALWAYS_COMB begin
     if (|upd_match) begin
-      victim_oh = first_one(upd_match);
+      victim_oh = vic_same;
     end else if (!(&valid_q)) begin
-      victim_oh = first_one(~valid_q);
+      victim_oh = vic_free;
     end else begin
-      victim_oh = first_one(is_oldest);
+      victim_oh = vic_old;
     end
   end
   assign fill_idx_o = onehot_idx(victim_oh);

@@ -1,4 +1,5 @@
 rtl/ga_pkg.sv
+rtl/ga_first_one.sv
 rtl/ga_mlb.sv
 rtl/ga_check.sv
 rtl/ga_walker.sv

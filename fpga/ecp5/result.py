@@ -93,6 +93,8 @@ def table(d: str, names: list) -> None:
             fmax, at = "does not fit: placement fails", "-"
         elif routed == "yes":
             fmax, at = f"{r.get('fmax_mhz')} MHz (seed {r.get('seed')}, {r.get('router', 'router1')})", r.get("timing")
+        elif routed.startswith("stopped in placement"):
+            fmax, at = f"no estimate: nextpnr {routed} (seed {r.get('seed')})", "not routed"
         else:
             fmax = (f"{r.get('place_fmax_mhz')} MHz estimated after placement (seed {r.get('seed')}); "
                     f"routing ({r.get('router', 'router1')}) {routed}")

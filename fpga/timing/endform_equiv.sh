@@ -11,9 +11,10 @@ out=${1:-$root/build/fpga/equiv}
 mkdir -p "$out"
 YOSYS=${YOSYS:-yosys}
 fail=0
-# The package: the first file of rtl/ga_mlu.f (it includes the generated ga_isa.svh, found next to it);
-# each proof reads it with the one block it compares.
-pkg="$root/$(head -n 1 "$root/rtl/ga_mlu.f")"
+# The package and ga_first_one.sv (used by ga_check and ga_mlb): the first two files of rtl/ga_mlu.f
+# (ga_pkg.sv includes the generated ga_isa.svh, found next to it); each proof reads them with the one
+# block it compares.
+pkg="$(head -n 2 "$root/rtl/ga_mlu.f" | sed "s#^#$root/#" | tr '\n' ' ')"
 
 cat > "$out/eqc.sv" <<'SV'
 module eqc #(parameter int TagBits = 7, parameter int Lanes = 2) (
@@ -45,12 +46,12 @@ check_proof() { # name, check file, mlb file, walker file, expect (pass|fail)
             cat > "$out/$name-$m-t$t.ys" <<YS
 read_verilog -sv $pkg $root/rtl/ga_$m.sv
 chparam $par -set TagBits $t -set EndForm 0 ga_$m
-prep -top ga_$m
+prep -flatten -top ga_$m
 rename ga_$m gold
 design -stash gold
 read_verilog -sv $pkg $src
 chparam $par -set TagBits $t -set EndForm 1 ga_$m
-prep -top ga_$m
+prep -flatten -top ga_$m
 rename ga_$m gate
 design -stash gate
 design -copy-from gold -as gold gold

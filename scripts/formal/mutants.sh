@@ -42,6 +42,8 @@ mlu_lm_starve_l2|ga_mlu.sv|mlu_live_l2@17/14|/SL_LM: begin/,/w_ack  = 1'b1;/s/if
 mlu_rl_inval_race|ga_mlu.sv|mlu_safety_rl@10/4|/ga_pkg::OP_INVALIDATE: begin/,/r_set      = 1'b1;/s/sl_dirty_d = 1'b1;/sl_dirty_d = sl_dirty_q;/|the same bug with the boards' options (RegLookup 1): the proof that closes there is not vacuous
 arb_no_advance|ga_arb.sv|arb_n4@8/3|s/ptr_d  = (gnt_int == N - 1) ? '0 : IdxW'(gnt_int + 1);/ptr_d  = ptr_q;/|the arbiter's round-robin pointer never moves: a low-index SM can starve the others
 mlb_end_le|ga_mlb.sv|mlb2_end_eq|s/({1'b0, rng_va} < ({1'b0, ebase}/({1'b0, rng_va} <= ({1'b0, ebase}/|EndForm 1 range match: va < base + size becomes va <= base + size (issue 13)
+first_one_all_mlb|ga_first_one.sv|mlb8_lookup|s/f\[i\] = m\[i\] \&\& !seen;/f[i] = m[i];/|ga_first_one keeps every set bit, not only the lowest: an MLB hit returns the OR of all matching entries (spec 6.2)
+first_one_all_check|ga_first_one.sv|check_t7_l2|s/f\[i\] = m\[i\] \&\& !seen;/f[i] = m[i];/|the same bug in the check: the record of two failing lanes is the OR of both (spec 4.4)
 mlu_s_rec_lane0|ga_mlu.sv|mlu_lanes@2/2|/ga_pkg::OP_MEMCHECK_S: begin/,/r_lane  = chk_first_lane;/s/r_eaddr = chk_first_addr;/r_eaddr = a_addr[63:0];/|MEMCHECK.S record: the address of lane 0 instead of the lowest failing lane's (spec 4.4; issue 13)
 exc_sm_live|ga_mlu.sv|mlu_cfg@6/2|s/r_sm    = sl_q\.sm;/r_sm    = sm_q;/g|the record of a MEMCHECK.G miss or an HWOnly access takes SM_ID from the live register (spec 8; the cosim mutant of tb/scripts/mutate.sh)
 halt_policy_live|ga_mlu.sv|mlu_cfg@6/2|s/r_policy = sl_q\.policy;/r_policy = policy_q;/g|the halt of a MEMCHECK.G miss or an HWOnly access is decided by the live POLICY (spec 8; the cosim mutant of tb/scripts/mutate.sh)
