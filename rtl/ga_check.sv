@@ -277,7 +277,8 @@ module ga_check #(
   // word by ga_first_one (lane l fails and no lower lane does), and lane, kind and address are its
   // AND-OR multiplexers: OR trees of depth log2(Lanes) instead of a Lanes-deep chain of priority
   // multiplexers (the 32-lane unit's accept path, docs/fpga.md §11.3). The ECP5 flow keeps
-  // ga_first_one apart from these multiplexers (a 32-way 64-bit select: 1 417 LUT4 instead of 5 379). No lane fails: first_oh is
+  // ga_first_one apart from these multiplexers (a 32-way 64-bit select: 1 417 LUT4 instead of
+  // 5 379). No lane fails: first_oh is
   // zero and so are the outputs (EXC_NONE is 0). The address is the lane's as given (stage 1).
   logic [Lanes-1:0]         first_oh;
   logic                     o_valid;
