@@ -111,13 +111,21 @@ TEST_FULL_HW := gatesim fpga-sim fpga-sim-sys fpga-quick sys-rtl-check cosim-sys
 # The first failing step stops make test (make -k test too: no step runs after a failed one). The chain
 # is drawn only when test or test-full is a goal, so make test-step/<step> runs that step alone.
 TEST_RUN := $(addprefix test-step/,$(TEST_STEPS))
+# Steps whose own make builds many independent files (the unit tests' objects, the corpus's nvcc
+# builds, the RTL flows' Yosys runs) run with -j$(TEST_JOBS), since `make test` itself is given no -j
+# (CI runs plain `make test`): their prerequisites have every dependency stated, so the order does not
+# matter. The other steps are serial or run two at a time inside. scripts/run_tests.sh runs the unit
+# test binaries TEST_JOBS at a time too.
+TEST_JOBS ?= 2
+TEST_STEPS_PAR := test-model test-san eval-smoke rtl-check
 test: deps $(TEST_RUN) ## What CI runs (see TEST_STEPS); 28 to 30 minutes measured on 2 idle cores from a clean clone (make test-full: the rest)
 	@echo "make test: all suites passed"
 
 .PHONY: $(TEST_RUN)
 $(TEST_RUN): test-step/%:
 	@echo "=== make $*"; start=$$(date +%s); \
-	  $(MAKE) --no-print-directory $* || { echo "make test: FAILED in $*"; exit 1; }; \
+	  $(MAKE) --no-print-directory $(if $(filter $*,$(TEST_STEPS_PAR)),-j$(TEST_JOBS)) $* || \
+	    { echo "make test: FAILED in $*"; exit 1; }; \
 	  echo "=== make $*: passed in $$(( $$(date +%s) - start )) s"
 # the chain: deps, then each step after the one before it
 test_chain = $(if $(word 2,$(1)),$(eval $(word 2,$(1)): | $(word 1,$(1)))$(call test_chain,$(wordlist 2,$(words $(1)),$(1))))

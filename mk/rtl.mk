@@ -81,13 +81,19 @@ rtl-check: ## Every RTL flow: lint, rtl-yosys, rtl-icarus (with icarus-smoke), r
 	@$(MAKE) --no-print-directory rtl-vsmoke
 	@echo "rtl-check: all RTL flows passed"
 
+# Two Verilator processes at a time (LINT_JOBS); each configuration's output is printed in the list's
+# order once all have run, and any failure fails the target.
+LINT_JOBS ?= 2
 lint: ## Verilator -Wall lint of every RTL block and of ga_mlu over its parameter matrix
-	@set -e; for c in $(RTL_LINT_CFGS); do \
-	  top=$${c%%:*}; pars=$${c#*:}; gs=""; \
-	  for p in $${pars//,/ }; do gs="$$gs -G$$p"; done; \
-	  echo "lint   $$top $$pars"; \
-	  $(VLINT) --top-module $$top $$gs; \
-	done
+	@mkdir -p $(RTL_BUILD)/lint
+	@i=0; for c in $(RTL_LINT_CFGS); do i=$$((i + 1)); echo "$$i $$c"; done | \
+	  xargs -P $(LINT_JOBS) -L 1 sh -c 'top=$${1%%:*}; pars=$${1#*:}; gs=""; \
+	    for p in $$(echo "$$pars" | tr , " "); do gs="$$gs -G$$p"; done; \
+	    { echo "lint   $$top $$pars"; $(VLINT) --top-module $$top $$gs 2>&1; } > $(RTL_BUILD)/lint/$$0.log; \
+	    echo $$? > $(RTL_BUILD)/lint/$$0.rc' ; \
+	  i=0; bad=0; for c in $(RTL_LINT_CFGS); do i=$$((i + 1)); cat $(RTL_BUILD)/lint/$$i.log; \
+	    [ "$$(cat $(RTL_BUILD)/lint/$$i.rc 2>/dev/null)" = 0 ] || bad=1; done; \
+	  rm -rf $(RTL_BUILD)/lint; [ $$bad = 0 ]
 	@echo "lint: clean"
 
 # One Yosys run: generic synth, fails on an error, on an inferred latch (Yosys stops on a latch in an
