@@ -33,11 +33,13 @@ $(GAPROBE): $(patsubst fpga/host/%.c,$(BUILD)/rel/fpga/%.o,$(GAPROBE_SRC)) $(BUI
 #   m4     the hx8k_m4 build's core (4 entries, VA kept to 16 bits, both modes)
 #   full16 full 64-bit widths, 16-bit tags, 16 entries (fits no iCE40: simulation only)
 #   real   the hx8k_m8 core with the real divider (40.5 MHz / 115 200 baud = 352 clocks per bit)
-FPGA_SIM_CFGS := m8 m4 full16 real
+#   wide32 full width, 16 entries, 32 lanes: a wide build, lanes 16..31 through LANES_HI (docs/fpga.md §3.7)
+FPGA_SIM_CFGS := m8 m4 full16 real wide32
 fsim_par_m8     := 7 8 1 8 16 16 16 0
 fsim_par_m4     := 7 4 1 8 16 16 16 1
 fsim_par_full16 := 16 16 1 8 48 32 24 1
 fsim_par_real   := 7 8 1 352 16 16 16 0
+fsim_par_wide32 := 7 16 32 8 57 32 24 1
 fsim_w = $(word $(2),$(fsim_par_$(1)))
 FSIM_DIR := $(BUILD)/fpga-sim
 
@@ -94,7 +96,7 @@ FSIM_SEED  ?= 1
 
 gaprobe: $(GAPROBE) ## Build the host tool gaprobe (build/rel/fpga/gaprobe)
 
-fpga-sim: $(GAPROBE) $(foreach c,$(FPGA_SIM_CFGS),$(FSIM_DIR)/$(c)/gab_bench) ## Board core in Verilator behind a pty, driven by gaprobe, checked against the model (~2 min after the builds)
+fpga-sim: $(GAPROBE) $(foreach c,$(FPGA_SIM_CFGS),$(FSIM_DIR)/$(c)/gab_bench) ## Board core in Verilator behind a pty, driven by gaprobe, checked against the model (~8 min after the builds: wide32, 32 lanes, takes 5.5 of them)
 	@bash fpga/sim/run.sh --build $(BUILD) --ops $(FSIM_OPS) --seed $(FSIM_SEED) $(FPGA_SIM_CFGS)
 
 .PHONY: fpga-sim-sys
@@ -187,6 +189,7 @@ fpga-timing: $(foreach p,$(FPGA_PROBES),$(FPGA_DIR)/probe/$(p)/result.txt) ## Ti
 # Verilator -Wall lint of the board RTL (rtl/ unchanged, linted by `make lint`).
 FPGA_LINT_CFGS := ga_board_core: ga_board_core:VaKeep=12,MdKeep=16,CntW=16,MlbEntries=4 \
                   ga_board_core:TagBits=16,MlbEntries=16,Lanes=2,HwOnlyMode=0 \
+                  ga_board_core:MlbEntries=16,Lanes=32 ga_board_core:NumSms=2,Lanes=20,VaKeep=16,MdKeep=16 \
                   ga_board_hx8k:VaKeep=16,MdKeep=16 ga_board_icebreaker:MlbEntries=2,VaKeep=12 \
                   ga_tim_mlb:VaKeep=16 ga_tim_check:Lanes=2 ga_tim_check:VaKeep=16 \
                   ga_board_ulx3s: ga_board_orangecrab: ga_ecp5_probe:NumSms=0,Lanes=2 \

@@ -47,10 +47,18 @@ size_t gab_pay_mlu_op(const gab_req_t *r, unsigned lanes, unsigned version, uint
     put_le(out + 6, r->active, 4);
     put_le(out + 10, r->orc_idx, 2);
     put_le(out + 12, r->md, 8);
-    for (unsigned l = 0; l < lanes; l++) put_le(out + 20 + 8u * l, r->addr[l], 8);
-    if (version < 2u) return 20u + 8u * lanes;
-    out[20u + 8u * lanes] = r->sm;
-    return 21u + 8u * lanes;
+    unsigned n = gab_block_lanes(lanes);
+    for (unsigned l = 0; l < n; l++) put_le(out + 20 + 8u * l, r->addr[l], 8);
+    if (version < 2u) return 20u + 8u * n;
+    out[20u + 8u * n] = r->sm;
+    return 21u + 8u * n;
+}
+
+size_t gab_pay_lanes_hi(const gab_req_t *r, unsigned lanes, uint8_t *out)
+{
+    size_t k = 0;
+    for (unsigned l = gab_block_lanes(lanes); l < lanes && l < GAB_LANES_MAX; l++, k += 8u) put_le(out + k, r->addr[l], 8);
+    return k;
 }
 
 size_t gab_pay_mem_write(uint16_t line, const uint8_t data[32], uint8_t *out)
@@ -79,7 +87,13 @@ void gab_dec_rsp(const uint8_t *p, unsigned lanes, gab_rsp_t *r)
     r->exc_lane = p[51];
     r->exc_sm = (uint16_t)get_le(p + 52, 2);
     r->exc_warp = (uint16_t)get_le(p + 54, 2);
-    for (unsigned l = 0; l < lanes && l < GAB_LANES_MAX; l++) r->addr[l] = get_le(p + 56 + 8u * l, 8);
+    for (unsigned l = 0; l < gab_block_lanes(lanes); l++) r->addr[l] = get_le(p + 56 + 8u * l, 8);
+}
+
+void gab_dec_lanes_hi(const uint8_t *p, unsigned lanes, gab_rsp_t *r)
+{
+    unsigned lo = gab_block_lanes(lanes);
+    for (unsigned l = lo; l < lanes && l < GAB_LANES_MAX; l++) r->addr[l] = get_le(p + 56 + 8u * (l - lo), 8);
 }
 
 void gab_dec_info(const uint8_t *p, gab_info_t *i)

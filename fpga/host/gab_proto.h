@@ -20,7 +20,9 @@
 #define GAB_VERSION_MIN 1u
 #define GAB_SMS_MAX 8u        /* a version-2 (system) board's most SMs */
 #define GAB_SM_ALL 0xFFu      /* version 2: MLU_OP's SM byte for the runtime port (every SM) */
-#define GAB_LANES_MAX 16u
+#define GAB_LANES_MAX 32u     /* a board's most lanes */
+#define GAB_BLOCK_LANES 16u   /* lanes in MLU_OP and in the response block; a wide board (Lanes > 16)
+                               * moves lanes 16.. with LANES_HI (docs/fpga.md §3.7) */
 #define GAB_FRAME_MAX (3u + 255u + 1u)
 
 /* Commands (docs/fpga.md §3.1). */
@@ -29,7 +31,8 @@ enum {
     GAB_CMD_MLU_OP = 0x02,    /* one MLU request (any ga_mlu op), answered with its response */
     GAB_CMD_MEM_WRITE = 0x03, /* write one 32-byte line of metadata memory */
     GAB_CMD_COUNTERS = 0x04,  /* read (and optionally clear) the event counters */
-    GAB_CMD_RESET = 0x05      /* reset the MLU (registers, MLB, halt) and the counters */
+    GAB_CMD_RESET = 0x05,     /* reset the MLU (registers, MLB, halt) and the counters */
+    GAB_CMD_LANES_HI = 0x06   /* wide boards: load (and read back) the addresses of lanes 16 .. Lanes-1 */
 };
 
 /* Board status, byte 0 of every response (docs/fpga.md §3.3). */
@@ -37,7 +40,7 @@ enum {
     GAB_ST_OK = 0,
     GAB_ST_BAD_CRC = 1,   /* the frame's CRC did not match: nothing was done (MEM_WRITE: see docs) */
     GAB_ST_BAD_LEN = 2,   /* LEN is not the command's payload length */
-    GAB_ST_BAD_CMD = 3,   /* unknown command */
+    GAB_ST_BAD_CMD = 3,   /* unknown command (LANES_HI on a board of 16 lanes or fewer) */
     GAB_ST_MEM_RANGE = 4, /* MEM_WRITE line outside the memory */
     GAB_ST_BAD_SM = 5,    /* version 2: the SM byte names no SM of the build (or 0xFF with op 0..3) */
     GAB_ST_CODES = 6
@@ -123,18 +126,25 @@ uint8_t gab_crc8(uint8_t crc, const uint8_t *p, size_t n);
 /* Encode a request frame into out (at least GAB_FRAME_MAX bytes); returns its length. */
 size_t gab_frame(uint8_t cmd, const uint8_t *payload, uint8_t len, uint8_t *out);
 
-/* Payload builders. Each returns the payload length. lanes: the board's Lanes (1..16). version 2
- * appends the SM byte r->sm (docs/fpga.md §12). */
+/* Payload builders. Each returns the payload length. lanes: the board's Lanes (1..32); MLU_OP carries
+ * lanes 0 .. 15 and, on a wide board, gab_pay_lanes_hi lanes 16 .. lanes-1 (docs/fpga.md §3.7).
+ * version 2 appends the SM byte r->sm (docs/fpga.md §12). */
 size_t gab_pay_mlu_op(const gab_req_t *r, unsigned lanes, unsigned version, uint8_t *out);
+size_t gab_pay_lanes_hi(const gab_req_t *r, unsigned lanes, uint8_t *out);
 size_t gab_pay_mem_write(uint16_t line, const uint8_t data[32], uint8_t *out);
 
-/* Length of the response block for a board with `lanes` lanes. */
-static inline size_t gab_base_len(unsigned lanes) { return 56u + 8u * lanes; }
+/* Lanes in the response block (and MLU_OP) of a board with `lanes` lanes, and the block's length. */
+static inline unsigned gab_block_lanes(unsigned lanes) { return lanes < GAB_BLOCK_LANES ? lanes : GAB_BLOCK_LANES; }
+static inline size_t gab_base_len(unsigned lanes) { return 56u + 8u * gab_block_lanes(lanes); }
+/* Length of a LANES_HI response: the record part of the block, then lanes 16 .. lanes-1. */
+static inline size_t gab_lanes_hi_len(unsigned lanes) { return 56u + 8u * (lanes - gab_block_lanes(lanes)); }
 #define GAB_INFO_LEN 32u
 #define GAB_CNT_LEN 40u
 
-/* Decoders: p points at the payload. Lanes for the response block. */
+/* Decoders: p points at the payload. Lanes: the board's (the block has gab_block_lanes of them).
+ * gab_dec_lanes_hi fills r->addr[16 ..] from a LANES_HI response and leaves the rest of r alone. */
 void gab_dec_rsp(const uint8_t *p, unsigned lanes, gab_rsp_t *r);
+void gab_dec_lanes_hi(const uint8_t *p, unsigned lanes, gab_rsp_t *r);
 void gab_dec_info(const uint8_t *p, gab_info_t *i);
 void gab_dec_counters(const uint8_t *p, uint32_t cnt[GAB_NCNT]);
 

@@ -115,14 +115,15 @@ int gab_sess_info_sm(gab_sess_t *s, int sm, gab_info_t *info)
                  GAB_VERSION);
         return -1;
     }
-    unsigned lanes = (len - 56u - GAB_INFO_LEN) / 8u;
-    const uint8_t *t = pay + gab_base_len(lanes);
+    unsigned blk = (len - 56u - GAB_INFO_LEN) / 8u;   /* lanes in the block: Lanes, at most 16 */
+    const uint8_t *t = pay + 56u + 8u * blk;
     if (t[0] != 'G' || t[1] != 'A') {
         snprintf(s->err, sizeof s->err, "INFO magic is 0x%02x%02x, not \"GA\": wrong bitstream?", t[0], t[1]);
         return -1;
     }
     gab_dec_info(t, info);
-    if (info->version < GAB_VERSION_MIN || info->version > GAB_VERSION || info->lanes != lanes) {
+    if (info->version < GAB_VERSION_MIN || info->version > GAB_VERSION || info->lanes < 1u ||
+        info->lanes > GAB_LANES_MAX || gab_block_lanes(info->lanes) != blk) {
         snprintf(s->err, sizeof s->err, "board protocol version %u (Lanes %u), gaprobe speaks versions %u to %u",
                  info->version, info->lanes, GAB_VERSION_MIN, GAB_VERSION);
         return -1;
@@ -233,10 +234,35 @@ int gab_sess_op(gab_sess_t *s, const gab_req_t *r0, gab_rsp_t *rsp)
         snprintf(s->err, sizeof s->err, "%s: %s (docs/fpga.md §6)", gab_op_name(r->op), why);
         return -1;
     }
-    size_t n = gab_pay_mlu_op(r, s->lanes, s->info.version, req);
+    /* A wide board (docs/fpga.md §3.7): lanes 16.. go first, in LANES_HI, and their stripped addresses
+     * are read back after the operation with an empty LANES_HI. */
+    bool wide = s->lanes > GAB_BLOCK_LANES;
+    size_t n;
+    if (wide) {
+        n = gab_pay_lanes_hi(r, s->lanes, req);
+        if (gab_sess_xfer(s, GAB_CMD_LANES_HI, req, (uint8_t)n, pay, &len) != 0) return -1;
+        if (board_status(s, pay, "LANES_HI") != 0) return -1;
+    }
+    n = gab_pay_mlu_op(r, s->lanes, s->info.version, req);
     if (gab_sess_xfer(s, GAB_CMD_MLU_OP, req, (uint8_t)n, pay, &len) != 0) return -1;
     if (board_status(s, pay, gab_op_name(r->op)) != 0) return -1;
+    if (len != gab_base_len(s->lanes)) {
+        snprintf(s->err, sizeof s->err, "%s response has %u bytes, not %zu", gab_op_name(r->op), len,
+                 gab_base_len(s->lanes));
+        return -1;
+    }
     gab_dec_rsp(pay, s->lanes, rsp);
+    if (wide) {
+        uint8_t hi[256], hlen;
+        if (gab_sess_xfer(s, GAB_CMD_LANES_HI, NULL, 0, hi, &hlen) != 0) return -1;
+        if (board_status(s, hi, "LANES_HI") != 0) return -1;
+        if (hlen != gab_lanes_hi_len(s->lanes)) {
+            snprintf(s->err, sizeof s->err, "LANES_HI response has %u bytes, not %zu", hlen,
+                     gab_lanes_hi_len(s->lanes));
+            return -1;
+        }
+        gab_dec_lanes_hi(hi, s->lanes, rsp);
+    }
     s->ops++;
     if (s->verbose > 1) gab_print_rsp(s->out, rsp, s->lanes);
     if (s->mirror_ok) {

@@ -48,9 +48,12 @@ static void usage(FILE *f)
           "  access SIZE PTR[,PTR...] [active=MASK] [warp=W]\n"
           "  invalidate LOC | oracle IDX|none\n"
           "  node LINE TB SIZE P0 P1 | entry LOC TB SIZE | line LINE HEX(64 digits)\n"
+          "  frame CMD [HEX]     one raw frame, for the protocol's error statuses ('=> BAD_LEN'); frames that\n"
+          "                      would run INFO, MLU_OP, MEM_WRITE, COUNTERS or RESET are refused\n"
           "  run FILE            a command file (one command above per line, '=> EXPECT' allowed;\n"
           "                      'require hwonly' skips the file on a compiler-mode-only build, 'require\n"
-          "                      sms N' on a board of fewer than N SMs)\n"
+          "                      sms N' on a board of fewer than N SMs, 'require lanes MIN[..MAX]' on a\n"
+          "                      board whose Lanes is outside MIN..MAX)\n"
           "  selftest            random operations in lockstep with the golden model\n"
           "  replay TRACE        a gatrace (docs/traces.md) through the board, checked against the model\n"
           "PTR: a number, or T:VA (tag T at address VA; F:VA is the freed tag). Numbers: decimal or 0x hex.\n"
@@ -215,6 +218,65 @@ static int parse_opts(cmdctx_t *c, char **tok, int ntok, gab_req_t *r)
 
 /* Execute one command (tokens). expect: the text after "=>" or NULL. Returns 0, 1 (expectation or
  * comparison failed), FAIL_USAGE or FAIL_LINK. */
+static int status_code(const char *name)
+{
+    for (unsigned k = 0; k < GAB_ST_CODES; k++)
+        if (strcmp(gab_status_name(k), name) == 0) return (int)k;
+    return -1;
+}
+
+/* frame CMD [HEX]: one raw frame (a correct CRC), for the protocol's error paths (docs/fpga.md §3.6,
+ * §8); "=> STATUS" checks the board status. A frame that would run a command (INFO, MLU_OP, MEM_WRITE
+ * inside the memory, COUNTERS, RESET at their lengths) is refused: the model mirror must see those, so
+ * they go through their own commands. LANES_HI is allowed: every operation resends the upper lanes. */
+static int frame_cmd(cmdctx_t *c, char **tok, int ntok, const char *expect)
+{
+    gab_sess_t *s = c->s;
+    uint64_t cmd;
+    uint8_t req[255];
+    size_t n = 0;
+    if (!parse_u64(tok[1], &cmd) || cmd > 0xFFu) return usage_err(c, "frame CMD [HEX]: CMD is 0..255", tok[1]);
+    if (ntok == 3) {
+        size_t hl = strlen(tok[2]);
+        if (hl % 2u != 0u || hl > 2u * sizeof req)
+            return usage_err(c, "frame payload: an even number of hex digits, at most 255 bytes", tok[2]);
+        for (n = 0; n < hl / 2u; n++) {
+            char h[3] = {tok[2][2 * n], tok[2][2 * n + 1], 0};
+            char *end;
+            req[n] = (uint8_t)strtoul(h, &end, 16);
+            if (*end != '\0' || h[0] == '-' || h[0] == '+' || h[0] == ' ') return usage_err(c, "bad hex digit", tok[2]);
+        }
+    }
+    if (expect != NULL && status_code(expect) < 0)
+        return usage_err(c, "bad expectation for frame (a board status: OK, BAD_LEN, BAD_CMD, MEM_RANGE, BAD_SM)",
+                         expect);
+    if (c->dry) return 0;
+    unsigned v2 = s->info.version >= 2u ? 1u : 0u;
+    size_t op_len = 20u + 8u * gab_block_lanes(s->lanes) + v2;
+    bool sm_bad = v2 && n == op_len &&
+                  (req[n - 1] == GAB_SM_ALL ? (req[0] & 4u) == 0u : req[n - 1] >= s->info.num_sms);
+    bool runs = (cmd == GAB_CMD_INFO && (n == 0u || (v2 && n == 1u && req[0] < s->info.num_sms))) ||
+                (cmd == GAB_CMD_MLU_OP && n == op_len && !sm_bad) ||
+                (cmd == GAB_CMD_MEM_WRITE && n == 34u && ((unsigned)req[0] | ((unsigned)req[1] << 8)) <
+                                                              (1u << s->info.mem_lines_log2)) ||
+                (cmd == GAB_CMD_COUNTERS && n == 1u) || (cmd == GAB_CMD_RESET && n == 0u);
+    if (runs)
+        return usage_err(c, "frame: the board would run this frame; use the command itself (the model mirror "
+                            "must see it)", tok[1]);
+    uint8_t pay[256], len;
+    if (gab_sess_xfer(s, (uint8_t)cmd, req, (uint8_t)n, pay, &len) != 0) return link_err(c);
+    if (expect == NULL || s->verbose > 1)
+        fprintf(s->out, "frame 0x%02x (%zu bytes): %s, %u-byte response\n", (unsigned)cmd, n, gab_status_name(pay[0]),
+                len);
+    if (expect != NULL && pay[0] != (unsigned)status_code(expect)) {
+        c->expect_fail++;
+        fprintf(s->out, "EXPECT FAILED %s: '=> %s': the board answered %s\n", c->where, expect,
+                gab_status_name(pay[0]));
+        return 1;
+    }
+    return 0;
+}
+
 static int exec_cmd(cmdctx_t *c, char **tok, int ntok, const char *expect)
 {
     gab_sess_t *s = c->s;
@@ -226,6 +288,7 @@ static int exec_cmd(cmdctx_t *c, char **tok, int ntok, const char *expect)
     bool is_op = true;
     uint64_t mm0 = s->mismatches;
 
+    if (strcmp(cmd, "frame") == 0 && (ntok == 2 || ntok == 3)) return frame_cmd(c, tok, ntok, expect);
     if (c->dry && expect != NULL && strcmp(expect, "HALTED") != 0 && strcmp(expect, "CFG_ERROR") != 0 &&
         strcmp(expect, "OK") != 0 && exc_code(expect) < 0 && !parse_u64(expect, &a))
         return usage_err(c, "bad expectation (a kind, ok, OK, HALTED, CFG_ERROR, or a LOADMETA value)", expect);
@@ -459,6 +522,23 @@ static int run_file(cmdctx_t *c, const char *path)
             if (!c->dry && c->s->info.num_sms < k) {
                 fprintf(c->s->out, "%s: SKIP: this build has %u SM%s, the file needs %" PRIu64 "\n", where,
                         c->s->info.num_sms, c->s->info.num_sms == 1u ? "" : "s", k);
+                c->skipped = true;
+                break;
+            }
+            continue;
+        }
+        if (strcmp(tok[0], "require") == 0 && n == 3 && strcmp(tok[1], "lanes") == 0) {
+            uint64_t lo = 0, hi = GAB_LANES_MAX;   /* MIN alone: MIN .. 32 */
+            char *dots = strstr(tok[2], "..");
+            if (dots != NULL) *dots = '\0';
+            if (!parse_u64(tok[2], &lo) || (dots != NULL && !parse_u64(dots + 2, &hi)) || lo < 1u ||
+                hi > GAB_LANES_MAX || lo > hi) {
+                worst = usage_err(c, "require lanes MIN[..MAX]: 1 <= MIN <= MAX <= 32", NULL);
+                break;
+            }
+            if (!c->dry && (c->s->lanes < lo || c->s->lanes > hi)) {
+                fprintf(c->s->out, "%s: SKIP: this build has %u lanes, the file needs %" PRIu64 "..%" PRIu64 "\n", where,
+                        c->s->lanes, lo, hi);
                 c->skipped = true;
                 break;
             }

@@ -5,7 +5,8 @@
 // answers each with the MLU's response and exception record.
 //
 //   uart_rx_i --> ga_uart_rx --> frame parser (sync, CMD, LEN, payload, CRC-8)
-//                                   | MLU_OP payload bytes load req_q (the request's fields)
+//                                   | MLU_OP payload bytes load req_q (the request's fields;
+//                                   |   a wide build's lanes 16.. come from LANES_HI payloads)
 //                                   | MEM_WRITE payload goes to the block RAM two bytes at a time
 //                                   v
 //                               E_EXEC: one MLU request (valid/ready), then E_WAIT for its response
@@ -21,7 +22,9 @@
 //
 // Parameters:
 //   TagBits, MlbEntries   ga_mlu's (7|16, 1..64)
-//   Lanes                 1 .. 16 (the request frame carries 8 bytes per lane; 16 keeps it < 256 bytes)
+//   Lanes                 1 .. 32. A frame carries at most 255 payload bytes, so MLU_OP and the response
+//                         block carry lanes 0 .. 15; a wide build (Lanes 17 .. 32) takes and returns
+//                         lanes 16 .. Lanes-1 with the LANES_HI command (docs/fpga.md §3.7)
 //   ClksPerBit            UART clock cycles per bit (f_clk / baud)
 //   MemLinesW             4 .. 8: log2 of the 32-byte lines of metadata memory (8: 8 KiB, 16 block RAMs)
 //   CntW                  width of each event counter, 8 .. 32
@@ -81,9 +84,14 @@ module ga_board_core #(
   localparam int V        = 64 - TagBits;
   localparam bit Sys      = (NumSms > 1);        // a system board (protocol version 2)
   localparam int SmW      = (NumSms > 1) ? $clog2(NumSms) : 1;
-  localparam int SmByte   = 20 + 8 * Lanes;      // version 2: the MLU_OP payload's SM byte
-  localparam int ReqBytes = 20 + 8 * Lanes + (Sys ? 1 : 0);   // MLU_OP payload (docs/fpga.md §3.2)
-  localparam int BaseN    = 56 + 8 * Lanes;      // response block, every response
+  localparam bit Wide     = (Lanes > 16);        // lanes 16.. travel in LANES_HI frames (§3.7)
+  localparam int LoLanes  = Wide ? 16 : Lanes;   // lanes in MLU_OP and in the response block
+  localparam int HiBytes  = 8 * (Lanes - LoLanes);  // LANES_HI payload: lanes 16 .. Lanes-1
+  localparam int SmByte   = 20 + 8 * LoLanes;    // version 2: the MLU_OP payload's SM byte
+  localparam int ReqBytes = 20 + 8 * LoLanes + (Sys ? 1 : 0); // MLU_OP payload (docs/fpga.md §3.2)
+  localparam int ReqN     = ReqBytes + HiBytes;  // the request register: MLU_OP's payload, then LANES_HI's
+  localparam int BlkN     = 56 + 8 * LoLanes;    // the response block as sent (lanes 0 .. LoLanes-1)
+  localparam int BaseN    = 56 + 8 * Lanes;      // the response block with every lane (the selector's)
   localparam int InfoN    = 32;                  // INFO trailer
   localparam int NCnt     = 10;                  // counters: ops, mem reads, 8 event kinds
   localparam int CntN     = 4 * NCnt;            // COUNTERS trailer
@@ -92,17 +100,17 @@ module ga_board_core #(
   localparam int SelW     = $clog2(SelN + 1);
   localparam int PtrW     = MemLinesW + 5;       // byte address bits of the memory window
 
-  localparam bit ParamsBad = (Lanes < 1) || (Lanes > 16) || (CntW < 8) || (CntW > 32) || (MemLinesW < 4) ||
+  localparam bit ParamsBad = (Lanes < 1) || (Lanes > 32) || (CntW < 8) || (CntW > 32) || (MemLinesW < 4) ||
                              (MemLinesW > 8) ||
                              (VaKeep < 8) || (VaKeep > V) || (MdKeep < 16) || (MdKeep > 32) ||
                              (NumSms < 1) || (NumSms > 8);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_board_core: Lanes 1..16, CntW 8..32, MemLinesW 4..8, VaKeep 8..64-TagBits, MdKeep 16..32, NumSms 1..8");
+    if (ParamsBad) $fatal(1, "ga_board_core: Lanes 1..32, CntW 8..32, MemLinesW 4..8, VaKeep 8..64-TagBits, MdKeep 16..32, NumSms 1..8");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_board_core: Lanes 1..16, CntW 8..32, MemLinesW 4..8, VaKeep 8..64-TagBits, MdKeep 16..32, NumSms 1..8");
+    $error("ga_board_core: Lanes 1..32, CntW 8..32, MemLinesW 4..8, VaKeep 8..64-TagBits, MdKeep 16..32, NumSms 1..8");
   end
 `endif
 
@@ -114,6 +122,7 @@ module ga_board_core #(
   localparam logic [7:0] CMD_MEM_WRITE = 8'h03;
   localparam logic [7:0] CMD_COUNTERS  = 8'h04;
   localparam logic [7:0] CMD_RESET     = 8'h05;
+  localparam logic [7:0] CMD_LANES_HI  = 8'h06;   // wide builds only (Lanes > 16): lanes 16 .. Lanes-1
   localparam logic [7:0] ST_OK        = 8'd0;
   localparam logic [7:0] ST_BAD_CRC   = 8'd1;
   localparam logic [7:0] ST_BAD_LEN   = 8'd2;
@@ -177,7 +186,7 @@ module ga_board_core #(
   logic                    lenok_q, lenok_d;    // LEN is the command's payload length
   logic [7:0]              crc_q, crc_d;
   logic [7:0]              bst_q, bst_d;        // board status of this frame
-  logic [8*ReqBytes-1:0]   req_q, req_d;        // MLU_OP payload, byte 0 at [7:0]
+  logic [8*ReqN-1:0]       req_q, req_d;        // MLU_OP payload, byte 0 at [7:0]; then LANES_HI's
   logic [MemLinesW-1:0]    wline_q, wline_d;    // MEM_WRITE line
   logic                    wbad_q, wbad_d;      // ... outside the memory
   logic [7:0]              wlo_q, wlo_d;        // ... low byte of the column word being received
@@ -259,7 +268,11 @@ module ga_board_core #(
   assign md_kept = req_q[12*8 +: 64] & ((req_op == ga_pkg::OP_MEMCHECK_S) ? KeepMdS : KeepMd);
   assign req_md = md_kept;
   for (genvar l = 0; l < Lanes; l++) begin : gen_lane
-    assign req_addr[64*l +: 64] = req_q[(20 + 8*l)*8 +: 64] & KeepAddr;
+    if (l < LoLanes) begin : gen_lo    // MLU_OP's payload
+      assign req_addr[64*l +: 64] = req_q[(20 + 8*l)*8 +: 64] & KeepAddr;
+    end else begin : gen_hi            // LANES_HI's, after MLU_OP's in the register
+      assign req_addr[64*l +: 64] = req_q[(ReqBytes + 8*(l - LoLanes))*8 +: 64] & KeepAddr;
+    end
   end
 
   // Narrow builds keep only the entry's tag and kept VA bits, the size's kept bits and the window
@@ -740,12 +753,18 @@ module ga_board_core #(
         cmd_known = 1'b0;
       end
     endcase
+    // LANES_HI exists on wide builds only (a narrow build's logic is exactly what it was without it)
+    if (Wide && cmd_q == CMD_LANES_HI) begin           // or 0: read the upper lanes only
+      exp_len   = 8'(HiBytes);
+      cmd_known = 1'b1;
+    end
   end
 
   logic [7:0] rsp_len;      // response payload length
-  assign rsp_len = (bst_q != ST_OK) ? 8'(BaseN) :
-                   (cmd_q == CMD_INFO) ? 8'(BaseN + InfoN) :
-                   (cmd_q == CMD_COUNTERS) ? 8'(BaseN + CntN) : 8'(BaseN);
+  assign rsp_len = (bst_q != ST_OK) ? 8'(BlkN) :
+                   (cmd_q == CMD_INFO) ? 8'(BlkN + InfoN) :
+                   (cmd_q == CMD_COUNTERS) ? 8'(BlkN + CntN) :
+                   (Wide && cmd_q == CMD_LANES_HI) ? 8'(56 + HiBytes) : 8'(BlkN);
 
   `GA_ALWAYS_COMB begin
     st_d    = st_q;
@@ -790,7 +809,8 @@ module ga_board_core #(
           crc_d   = crc8(crc_q, rx_data);
           left_d  = rx_data;
           pidx_d  = 8'd0;
-          lenok_d = cmd_known && ((rx_data == exp_len) || (Sys && cmd_q == CMD_INFO && rx_data == 8'd1));
+          lenok_d = cmd_known && ((rx_data == exp_len) || (Sys && cmd_q == CMD_INFO && rx_data == 8'd1) ||
+                                  (Wide && cmd_q == CMD_LANES_HI && rx_data == 8'd0));
           wbad_d  = 1'b0;
           clr_d   = 1'b0;
           if (rx_data == 8'd0) st_d = E_CRC;
@@ -817,6 +837,11 @@ module ga_board_core #(
               wbad_d = wbad_q || (rx_data != 8'd0);
             end else if (!pidx_q[0]) begin
               wlo_d = rx_data;
+            end
+          end
+          if (Wide && cmd_q == CMD_LANES_HI && lenok_q) begin  // lanes 16.., after MLU_OP's bytes
+            for (int k = 0; k < HiBytes; k++) begin
+              if (pidx_q == 8'(k)) req_d[8*(ReqBytes + k) +: 8] = rx_data;
             end
           end
           if (Sys && cmd_q == CMD_INFO && pidx_q == 8'd0) begin
@@ -895,8 +920,12 @@ module ga_board_core #(
               crc_d  = crc8(crc_q, tx_data);
               left_d = left_q - 1'b1;
               sel_d  = sel_q + 1'b1;
-              if (sel_q == SelW'(BaseN - 1) && cmd_q == CMD_COUNTERS) begin
-                sel_d = SelW'(BaseN + InfoN);          // skip the INFO trailer
+              if (Wide && cmd_q == CMD_LANES_HI && bst_q == ST_OK && sel_q == SelW'(55)) begin
+                sel_d = SelW'(BlkN);                   // LANES_HI: lanes 16.. after the record
+              end else if (sel_q == SelW'(BlkN - 1) && cmd_q == CMD_COUNTERS) begin
+                sel_d = SelW'(BaseN + InfoN);          // skip the upper lanes and the INFO trailer
+              end else if (Wide && sel_q == SelW'(BlkN - 1) && cmd_q == CMD_INFO) begin
+                sel_d = SelW'(BaseN);                  // skip the upper lanes
               end
               if (left_q == 8'd1) tph_d = T_CRC;
             end

@@ -244,7 +244,12 @@ int main(int argc, char **argv)
                 out_q.push_back(b);
                 bytes_out++;
             }
-            bool q = !tx_host.busy() && !rx_host.busy() && top->uart_tx_o;
+            // Quiet: both lines idle and no operation running. A busy board restarts the count, so an
+            // operation longer than the threshold cannot end with the count already past it: the
+            // bench would then block in the cycle the board leaves E_WAIT, before its UART has
+            // pulled the line low for the response (seen with 32-lane HWOnly operations of ~1 000
+            // cycles: the host timed out and resent).
+            bool q = !tx_host.busy() && !rx_host.busy() && top->uart_tx_o && !GAB_BUSY(top);
             idle_run = q ? idle_run + 1 : 0;
             if (!out_q.empty() || (q && idle_run >= idle_thresh)) break;
         }

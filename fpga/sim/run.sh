@@ -67,6 +67,13 @@ for cfg in "${cfgs[@]}"; do
             run "cmd-sys" run fpga/tests/sys.gacmd
             run "selftest" --sm rr --seed "$seed" --ops "$(( ops / 5 ))" --phases 2 --gen 20 selftest
             run "replay-sys4" --mode compiler --layout list replay fpga/tests/sys4.gatrace ;;
+        wide32)   # 32 lanes: three frames per operation (LANES_HI, MLU_OP, LANES_HI read) and a model
+            # about 5 times slower per cycle than one lane's: every command file, a fifth of the
+            # selftest, the replays in both modes
+            for t in "${tests[@]}"; do run "cmd-$(basename "$t" .gacmd)" run "$t"; done
+            run "selftest" --seed "$seed" --ops "$(( ops / 5 ))" --phases 2 --gen 20 selftest
+            run "replay-compiler" --mode compiler --layout bst replay sim/traces/basic.gatrace
+            run "replay-hwonly" --mode hwonly --layout table replay sim/traces/basic.gatrace ;;
         m8)     # compiler mode only (HwOnlyMode 0): hwonly.gacmd skips itself, no HWOnly replay
             for t in "${tests[@]}"; do run "cmd-$(basename "$t" .gacmd)" run "$t"; done
             run "selftest" --seed "$seed" --ops "$ops" --phases 3 --gen 60 selftest
