@@ -216,8 +216,7 @@ static int parse_opts(cmdctx_t *c, char **tok, int ntok, gab_req_t *r)
     return 0;
 }
 
-/* Execute one command (tokens). expect: the text after "=>" or NULL. Returns 0, 1 (expectation or
- * comparison failed), FAIL_USAGE or FAIL_LINK. */
+/* A board status by name (gab_status_name), or -1. */
 static int status_code(const char *name)
 {
     for (unsigned k = 0; k < GAB_ST_CODES; k++)
@@ -277,6 +276,8 @@ static int frame_cmd(cmdctx_t *c, char **tok, int ntok, const char *expect)
     return 0;
 }
 
+/* Execute one command (tokens). expect: the text after "=>" or NULL. Returns 0, 1 (expectation or
+ * comparison failed), FAIL_USAGE or FAIL_LINK. */
 static int exec_cmd(cmdctx_t *c, char **tok, int ntok, const char *expect)
 {
     gab_sess_t *s = c->s;
@@ -546,7 +547,7 @@ static int run_file(cmdctx_t *c, const char *path)
         }
         if (strcmp(tok[0], "require") == 0 && n == 2) {
             if (strcmp(tok[1], "hwonly") != 0) {
-                worst = usage_err(c, "require: 'hwonly' or 'sms N'", tok[1]);
+                worst = usage_err(c, "require: 'hwonly', 'sms N' or 'lanes MIN[..MAX]'", tok[1]);
                 break;
             }
             if (!c->dry && !c->s->info.hwonly) {
