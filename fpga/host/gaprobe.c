@@ -8,6 +8,7 @@
  * checked before the port is opened, so a typo is a usage error (exit 2) whether or not a board is
  * attached. Exit statuses are ga_exit.h's.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -216,6 +217,21 @@ static int parse_opts(cmdctx_t *c, char **tok, int ntok, gab_req_t *r)
     return 0;
 }
 
+/* Hex digits, two per byte, into out (at most max bytes); *n the byte count. False on an odd count,
+ * too many digits or a character that is not a hex digit (a sign or a space included). */
+static bool parse_hex(const char *t, uint8_t *out, size_t max, size_t *n)
+{
+    size_t hl = strlen(t);
+    if (hl % 2u != 0u || hl > 2u * max) return false;
+    for (size_t i = 0; i < hl; i++)
+        if (!isxdigit((unsigned char)t[i])) return false;
+    for (*n = 0; *n < hl / 2u; (*n)++) {
+        char h[3] = {t[2 * *n], t[2 * *n + 1], 0};
+        out[*n] = (uint8_t)strtoul(h, NULL, 16);
+    }
+    return true;
+}
+
 /* A board status by name (gab_status_name), or -1. */
 static int status_code(const char *name)
 {
@@ -235,17 +251,8 @@ static int frame_cmd(cmdctx_t *c, char **tok, int ntok, const char *expect)
     uint8_t req[255];
     size_t n = 0;
     if (!parse_u64(tok[1], &cmd) || cmd > 0xFFu) return usage_err(c, "frame CMD [HEX]: CMD is 0..255", tok[1]);
-    if (ntok == 3) {
-        size_t hl = strlen(tok[2]);
-        if (hl % 2u != 0u || hl > 2u * sizeof req)
-            return usage_err(c, "frame payload: an even number of hex digits, at most 255 bytes", tok[2]);
-        for (n = 0; n < hl / 2u; n++) {
-            char h[3] = {tok[2][2 * n], tok[2][2 * n + 1], 0};
-            char *end;
-            req[n] = (uint8_t)strtoul(h, &end, 16);
-            if (*end != '\0' || h[0] == '-' || h[0] == '+' || h[0] == ' ') return usage_err(c, "bad hex digit", tok[2]);
-        }
-    }
+    if (ntok == 3 && !parse_hex(tok[2], req, sizeof req, &n))
+        return usage_err(c, "frame payload: hex digits, two per byte, at most 255 bytes", tok[2]);
     if (expect != NULL && status_code(expect) < 0)
         return usage_err(c, "bad expectation for frame (a board status: OK, BAD_LEN, BAD_CMD, MEM_RANGE, BAD_SM)",
                          expect);
@@ -391,13 +398,9 @@ static int exec_cmd(cmdctx_t *c, char **tok, int ntok, const char *expect)
     }
     if (strcmp(cmd, "line") == 0 && ntok == 3) {
         uint8_t line[32];
-        if (!parse_u64(tok[1], &a) || strlen(tok[2]) != 64u) return usage_err(c, "line LINE HEX(64 digits)", NULL);
-        for (unsigned i = 0; i < 32u; i++) {
-            char h[3] = {tok[2][2 * i], tok[2][2 * i + 1], 0};
-            char *end;
-            line[i] = (uint8_t)strtoul(h, &end, 16);
-            if (*end != '\0') return usage_err(c, "bad hex digit", tok[2]);
-        }
+        size_t nb = 0;
+        if (!parse_u64(tok[1], &a) || !parse_hex(tok[2], line, sizeof line, &nb) || nb != sizeof line)
+            return usage_err(c, "line LINE HEX (64 hex digits)", tok[2]);
         if (c->dry) return 0;
         if (gab_sess_mem_write(s, (unsigned)a, line) != 0) return link_err(c);
         return 0;
