@@ -53,7 +53,7 @@ TESTS_SAN := $(patsubst tests/%.c,$(BUILD)/san/tests/%,$(TEST_SRC))
 
 # ---------------------------------------------------------------------------------------------------
 ##@ Front door
-.PHONY: help deps run test test-hw test-full test-full-hw bench clean model
+.PHONY: help deps run test test-hw test-full test-full-hw fuzz-smokes bench clean model
 
 help: ## List every target
 	@awk 'BEGIN {FS = ":.*## "} /^##@/ {printf "\n%s\n", substr($$0, 5)} \
@@ -68,12 +68,14 @@ run: deps model $(BUILD)/rel/sim/garun ## Replay the default workload (report), 
 	@$(MAKE) --no-print-directory run-rtl
 
 # What `make test` (and so CI) runs, in order: the model's unit tests plain and sanitized, the default
-# workload, the commands shown in the docs (mk/docs.mk), a short fuzz of the trace parser, the
-# evaluation at smoke scale, the shared encodings against their copies (mk/isa.mk), every RTL flow
-# (Verilator lint, Yosys read + synth, Icarus compile + smoke), the trace replays on every
-# configuration, the default workload and a trace replayed through the RTL lockstep backend, and >= 10 M random requests in lockstep between the RTL and the model
-# (mk/tb.mk), then the software half of test-sw and the hardware flows of test-hw.
-TEST_STEPS := test-model test-san test-run test-docs fuzz-smoke fuzz-ptx-smoke fuzz-emu-smoke eval-smoke isa-check rtl-check \
+# workload, the commands shown in the docs (mk/docs.mk), short fuzz runs of the trace and Accel-Sim
+# parsers, the PTX front end and the interpreter (fuzz-smokes: two at a time), the evaluation at smoke
+# scale, the shared encodings against their copies (mk/isa.mk), every RTL flow (Verilator lint, Yosys
+# read + synth, Icarus compile + smoke), the trace replays on every configuration, the default
+# workload and a trace replayed through the RTL lockstep backend, and >= 10 M random requests in
+# lockstep between the RTL and the model (mk/tb.mk), then the software half of test-sw and the
+# hardware flows of test-hw.
+TEST_STEPS := test-model test-san test-run test-docs fuzz-smokes eval-smoke isa-check rtl-check \
               cosim-traces test-rtl-replay cosim test-sw test-hw
 
 # test-sw: the compiler pass and the CUDA-on-CPU half (docs/compiler.md, docs/emulator.md): the corpus
@@ -90,7 +92,8 @@ TEST_SW_BUILD = apps cudart cudart-rtl gaptx $(BUILD)/san/ptx/gaptx $(BUILD)/cos
 TEST_SW := test-gaptx test-ptx-corpus test-cudart test-corpus corpus-san corpus-native-check
 
 # test-hw: the formal proofs (mk/formal.mk), the lockstep runs of ga_mlu's FPGA options (RegLookup,
-# EndForm; mk/tb.mk), the FPGA RTL's lint and the smallest ECP5 build through place and route to a
+# EndForm; mk/tb.mk), the 4-SM system in lockstep (cosim-sys-ci: >= 10^6 random LSU requests, one
+# Verilator build; mk/tb.mk), the FPGA RTL's lint and the smallest ECP5 build through place and route to a
 # bitstream (fpga-ecp5-quick, mk/fpga.mk: the pinned YoWASP tools from PyPI, then 128 s in CI).
 # Most are single-threaded, so they run two at a time (-j2, output grouped per target), after the
 # libraries they share are built.
@@ -98,9 +101,10 @@ TEST_SW := test-gaptx test-ptx-corpus test-cudart test-corpus corpus-san corpus-
 # and with these it took 58 minutes measured): the gate-level co-simulation (mk/synth.mk; about 8 CPU minutes),
 # the board core and the ECP5 system board tops (fpga-sim-sys, about 2.5 min after its two Verilator
 # builds of 1 and 3 min) driven by gaprobe behind a pty and the hx8k_m8 bitstream (mk/fpga.mk), the system RTL
-# checks and its co-simulation (mk/system.mk, mk/tb.mk). Also not in CI (minutes each, documented where
-# they live): formal-full, formal-mutants, fpga-equiv, synth, fpga, cosim-mutant, coverage.
-TEST_HW := formal cosim-opt fpga-lint fpga-ecp5-quick
+# checks and its co-simulation over all 5 system configurations (mk/system.mk, mk/tb.mk). Also not in
+# CI (minutes each, documented where they live): formal-full, formal-mutants, fpga-equiv, synth, fpga,
+# cosim-mutant, coverage.
+TEST_HW := formal cosim-opt cosim-sys-ci fpga-lint fpga-ecp5-quick
 TEST_FULL_HW := gatesim fpga-sim fpga-sim-sys fpga-quick sys-rtl-check cosim-sys
 
 # make test is a prerequisite list: one target test-step/<step> per step, each running `make <step>`
@@ -135,9 +139,13 @@ test-sw: ## The software half of make test, two at a time: test-gaptx test-ptx-c
 	@$(MAKE) --no-print-directory -j2 $(TEST_SW_BUILD)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target $(TEST_SW)
 
-test-hw: ## The hardware flows of make test, two at a time: formal cosim-opt fpga-lint fpga-ecp5-quick
+test-hw: ## The hardware flows of make test, two at a time: formal cosim-opt cosim-sys-ci fpga-lint fpga-ecp5-quick
 	@$(MAKE) --no-print-directory $(BUILD)/rel/libgamodel.a $(BUILD)/rel/libgatrace.a
 	@$(MAKE) --no-print-directory -j2 --output-sync=target $(TEST_HW)
+
+# The three short fuzz runs of make test (25 + 15 + 15 s of fuzzing after their builds), two at a time.
+fuzz-smokes: ## make test's short fuzz runs, two at a time: fuzz-smoke fuzz-ptx-smoke fuzz-emu-smoke
+	@$(MAKE) --no-print-directory -j2 --output-sync=target fuzz-smoke fuzz-ptx-smoke fuzz-emu-smoke
 
 test-full: test ## make test, then the slower hardware flows (test-full-hw): about an hour on 2 cores
 	@$(MAKE) --no-print-directory test-full-hw

@@ -28,18 +28,19 @@ $(GAPROBE): $(patsubst fpga/host/%.c,$(BUILD)/rel/fpga/%.o,$(GAPROBE_SRC)) $(BUI
 
 # ---------------------------------------------------------------------------------------------------
 # Verilator bench configurations: <name> TagBits MlbEntries Lanes ClksPerBit VaKeep MdKeep CntW HwOnlyMode
-# (every bench has the board's EndForm = 1, as every bitstream)
+# RegCheck (every bench has the board's EndForm = 1 and RegLookup = 1, as every bitstream)
 #   m8     the hx8k_m8 build's core (8 entries, VA kept to 16 bits, compiler mode only), 8 clocks per bit
 #   m4     the hx8k_m4 build's core (4 entries, VA kept to 16 bits, both modes)
-#   full16 full 64-bit widths, 16-bit tags, 16 entries (fits no iCE40: simulation only)
+#   full16 full 64-bit widths, 16-bit tags, 16 entries (fits no iCE40: simulation only), RegCheck 1
 #   real   the hx8k_m8 core with the real divider (40.5 MHz / 115 200 baud = 352 clocks per bit)
-#   wide32 full width, 16 entries, 32 lanes: a wide build, lanes 16..31 through LANES_HI (docs/fpga.md §3.7)
+#   wide32 full width, 16 entries, 32 lanes: a wide build, lanes 16..31 through LANES_HI (docs/fpga.md §3.7),
+#          RegCheck 3: the 32-lane ECP5 goal unit's check stages (ulx3s_m16_l32_rc, docs/fpga.md §11.3)
 FPGA_SIM_CFGS := m8 m4 full16 real wide32
-fsim_par_m8     := 7 8 1 8 16 16 16 0
-fsim_par_m4     := 7 4 1 8 16 16 16 1
-fsim_par_full16 := 16 16 1 8 48 32 24 1
-fsim_par_real   := 7 8 1 352 16 16 16 0
-fsim_par_wide32 := 7 16 32 8 57 32 24 1
+fsim_par_m8     := 7 8 1 8 16 16 16 0 0
+fsim_par_m4     := 7 4 1 8 16 16 16 1 0
+fsim_par_full16 := 16 16 1 8 48 32 24 1 1
+fsim_par_real   := 7 8 1 352 16 16 16 0 0
+fsim_par_wide32 := 7 16 32 8 57 32 24 1 3
 fsim_w = $(word $(2),$(fsim_par_$(1)))
 FSIM_DIR := $(BUILD)/fpga-sim
 
@@ -47,7 +48,7 @@ define fsim_model
 stamp_vl-fsim-$(1) = $(VERILATOR) --cc --exe --build -Wall -Wno-fatal --assert -O3 -j 2 --top-module ga_board_core \
   --prefix Vgab_$(1) -GTagBits=$(call fsim_w,$(1),1) -GMlbEntries=$(call fsim_w,$(1),2) \
   -GLanes=$(call fsim_w,$(1),3) -GClksPerBit=$(call fsim_w,$(1),4) -GVaKeep=$(call fsim_w,$(1),5) \
-  -GMdKeep=$(call fsim_w,$(1),6) -GCntW=$(call fsim_w,$(1),7) -GHwOnlyMode=$(call fsim_w,$(1),8) -CFLAGS '-O2 -DGAB_VTOP=Vgab_$(1) -DGAB_VTOP_H=\"Vgab_$(1).h\" -DGAB_CPB=$(call fsim_w,$(1),4)' \
+  -GMdKeep=$(call fsim_w,$(1),6) -GCntW=$(call fsim_w,$(1),7) -GHwOnlyMode=$(call fsim_w,$(1),8) -GRegCheck=$(call fsim_w,$(1),9) -CFLAGS '-O2 -DGAB_VTOP=Vgab_$(1) -DGAB_VTOP_H=\"Vgab_$(1).h\" -DGAB_CPB=$(call fsim_w,$(1),4)' \
   -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache -Mdir $(abspath $(FSIM_DIR)/$(1)/obj) -o $(abspath $(FSIM_DIR)/$(1)/gab_bench) \
   $(RTL_INC) $(abspath rtl/verilator_waiver.vlt) $(abspath $(FPGA_RTL)) $(abspath fpga/sim/gab_bench.cpp)
 $(FSIM_DIR)/$(1)/gab_bench: $(FPGA_RTL) $(RTL_DEPS) fpga/sim/gab_bench.cpp $(STAMP_DIR)/vl-fsim-$(1).cmd
@@ -189,11 +190,11 @@ fpga-timing: $(foreach p,$(FPGA_PROBES),$(FPGA_DIR)/probe/$(p)/result.txt) ## Ti
 # Verilator -Wall lint of the board RTL (rtl/ unchanged, linted by `make lint`).
 FPGA_LINT_CFGS := ga_board_core: ga_board_core:VaKeep=12,MdKeep=16,CntW=16,MlbEntries=4 \
                   ga_board_core:TagBits=16,MlbEntries=16,Lanes=2,HwOnlyMode=0 \
-                  ga_board_core:MlbEntries=16,Lanes=32 ga_board_core:NumSms=2,Lanes=20,VaKeep=16,MdKeep=16 \
+                  ga_board_core:MlbEntries=16,Lanes=32,RegCheck=3 ga_board_core:NumSms=2,Lanes=20,VaKeep=16,MdKeep=16 \
                   ga_board_hx8k:VaKeep=16,MdKeep=16 ga_board_icebreaker:MlbEntries=2,VaKeep=12 \
                   ga_tim_mlb:VaKeep=16 ga_tim_check:Lanes=2 ga_tim_check:VaKeep=16 \
                   ga_board_ulx3s: ga_board_orangecrab: ga_ecp5_probe:NumSms=0,Lanes=2 \
-                  ga_board_core:NumSms=3,Lanes=2 ga_board_ulx3s:NumSms=4,Lanes=4 \
+                  ga_board_core:NumSms=3,Lanes=2,RegCheck=1 ga_board_ulx3s:NumSms=4,Lanes=4 \
                   ga_board_orangecrab:NumSms=2,MlbEntries=8,VaKeep=16,MdKeep=16,CntW=16 \
                   ga_ecp5_probe:NumSms=3,Lanes=1,RegLookup=0
 # What fpga-lint reads: every board-side source (the ECP5 board tops and their PLL stand-in apart, which
@@ -249,8 +250,10 @@ deps-ecp5: $(ECP5_STAMP) ## Install the pinned YoWASP Yosys + nextpnr-ecp5 into 
 #   orangecrab_m8_va16 OrangeCrab 25F board top: one MLU, 8-entry MLB, 1 lane, VA and md kept to 16 bits
 #                     (the iCE40 goal build's core, §6), 48 MHz: the smallest ECP5 build (CI)
 #   orangecrab_m8     the same at full width (57-bit VA, 32-bit md)
-#   ulx3s_m16_l16     ULX3S 85F board top: one MLU, 16-entry MLB, 16 lanes (the UART protocol's most),
+#   ulx3s_m16_l16     ULX3S 85F board top: one MLU, 16-entry MLB, 16 lanes (a narrow build's most),
 #                     full width, compiler mode, 60 MHz PLL
+#   ulx3s_m16_l32_rc  the goal unit as a board: 32 lanes (lanes 16..31 through LANES_HI, docs/fpga.md
+#                     §3.7), RegCheck 3, 60 MHz PLL; simulated as make fpga-sim's wide32 (with HWOnly)
 #   probe_mlu_m16_l32 the goal unit alone between registers on the 85F: one MLU, 16 entries, 32 lanes,
 #                     full 64-bit width, compiler mode, the FPGA options, 60 MHz
 #   probe_mlu_m16_l32_rc  the same with RegCheck 3: the check's three register stages (docs/fpga.md §11.3)
@@ -258,12 +261,12 @@ deps-ecp5: $(ECP5_STAMP) ## Install the pinned YoWASP Yosys + nextpnr-ecp5 into 
 #                     compiler mode, 50 MHz
 #   probe_sys4_m16_l4_rc  the same with RegCheck 3
 #   ulx3s_sys4_m16_l4 ULX3S 85F system board top (docs/fpga.md §12): ga_system, 4 SMs, 16-entry MLBs,
-#                     4 lanes, full width, compiler mode, protocol version 2, 50 MHz PLL (does not fit:
-#                     106 % of the LUTs, docs/fpga.md §11.3)
+#                     4 lanes, full width, compiler mode, protocol version 2, 50 MHz PLL (83 % of the
+#                     LUTs since ga_first_one, 106 % before; not routed: docs/fpga.md §11.3)
 #   ulx3s_sys4_m16_l2 / ulx3s_sys4_m16_l1  the same system board with 2 / 1 lanes
 #   orangecrab_sys2_m8_va16  OrangeCrab 25F system board top: 2 SMs, 8-entry MLBs, 1 lane, VA and md kept
 #                     to 16 bits (orangecrab_m8_va16's core twice), 48 MHz
-ECP5_BUILDS       := orangecrab_m8_va16 orangecrab_m8 ulx3s_m16_l16 probe_mlu_m16_l32 probe_mlu_m16_l32_rc probe_sys4_m16_l4 \
+ECP5_BUILDS       := orangecrab_m8_va16 orangecrab_m8 ulx3s_m16_l16 ulx3s_m16_l32_rc probe_mlu_m16_l32 probe_mlu_m16_l32_rc probe_sys4_m16_l4 \
                      probe_sys4_m16_l4_rc ulx3s_sys4_m16_l4 ulx3s_sys4_m16_l2 ulx3s_sys4_m16_l1 orangecrab_sys2_m8_va16
 ECP5_BUILDS_QUICK := orangecrab_m8_va16
 ECP5_SEED         ?= 1
@@ -273,12 +276,13 @@ ECP5_SEED         ?= 1
 # routed the 32-lane unit in 10 minutes), router1 for the OrangeCrab builds (their figures in §11.3).
 ECP5_ROUTER       ?=
 ECP5_ROUTE_MIN    ?= 0
-ECP5_ROUTER2_BUILDS := ulx3s_m16_l16 probe_mlu_m16_l32 probe_mlu_m16_l32_rc probe_sys4_m16_l4 probe_sys4_m16_l4_rc ulx3s_sys4_m16_l4 ulx3s_sys4_m16_l2 \
+ECP5_ROUTER2_BUILDS := ulx3s_m16_l16 ulx3s_m16_l32_rc probe_mlu_m16_l32 probe_mlu_m16_l32_rc probe_sys4_m16_l4 probe_sys4_m16_l4_rc ulx3s_sys4_m16_l4 ulx3s_sys4_m16_l2 \
                        ulx3s_sys4_m16_l1
 ecp5_router = $(or $(ECP5_ROUTER),$(if $(filter $(1),$(ECP5_ROUTER2_BUILDS)),router2,router1))
 ecp5_orangecrab_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16" constraints/orangecrab_25f.lpf
 ecp5_orangecrab_m8     := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1" constraints/orangecrab_25f.lpf
 ecp5_ulx3s_m16_l16     := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 16" constraints/ulx3s_85f.lpf
+ecp5_ulx3s_m16_l32_rc  := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 32 -set RegCheck 3" constraints/ulx3s_85f.lpf
 ecp5_probe_mlu_m16_l32 := 85k CABGA381 6 60 ga_ecp5_probe "-set NumSms 0 -set MlbEntries 16 -set Lanes 32 -set HwOnly 0" constraints/ecp5_probe_85f.lpf
 ecp5_probe_mlu_m16_l32_rc := 85k CABGA381 6 60 ga_ecp5_probe "-set NumSms 0 -set MlbEntries 16 -set Lanes 32 -set HwOnly 0 -set RegCheck 3" constraints/ecp5_probe_85f.lpf
 ecp5_probe_sys4_m16_l4 := 85k CABGA381 6 50 ga_ecp5_probe "-set NumSms 4 -set MlbEntries 16 -set Lanes 4 -set HwOnly 0" constraints/ecp5_probe_85f.lpf

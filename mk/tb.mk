@@ -305,13 +305,19 @@ tb_sys_gx    = $(if $(filter rl,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEnd
 tb_sys_class = Vga_system_$(1)
 TB_SYS_OBJ   := $(BUILD)/tb/rel/sys/tb_sys.o
 TB_SYS_LIBO  := $(filter-out $(BUILD)/tb/rel/tb_main.o,$(TB_OBJ_REL))
-# make cosim-sys: random LSU requests per (configuration x layout) run; 16 runs. 1-lane runs take
-# SYS_OPS, the 32-lane one SYS_OPS_WIDE: 12 x 120 000 + 4 x 40 000 = 1.6 million (plus the runtime
+# make cosim-sys: random LSU requests per (configuration x layout) run; 20 runs. 1-lane runs take
+# SYS_OPS, the 32-lane one SYS_OPS_WIDE: 16 x 120 000 + 4 x 40 000 = 2.08 million (plus the runtime
 # port's requests, counted once per SM).
 SYS_OPS      ?= 120000
 SYS_OPS_WIDE ?= 40000
 SYS_QUICK_OPS      ?= 8000
 SYS_QUICK_OPS_WIDE ?= 1500
+# make cosim-sys-ci (make test: test-hw): the goal system of issue 14 (4 SMs, 16-entry MLBs, 1 lane)
+# alone, one Verilator build, 4 layouts x 260 000 = 1.04 million random LSU requests (the run fails
+# under 10^6); about 2.7 CPU-minutes: 78 s for the build, about 80 for the runs. The other system configurations: make cosim-sys.
+TB_SYS_CI_CFGS ?= s4_t7_m16_l1
+SYS_CI_OPS     ?= 260000
+SYS_CI_MIN_LSU ?= 1000000
 
 $(TB_SYS_OBJ): tb/sys/tb_sys.c
 	@mkdir -p $(@D)
@@ -348,7 +354,7 @@ endef
 $(foreach c,$(TB_SYS_CFGS),$(eval $(call tb_sys_model,$(c))))
 TB_SYS_BINS := $(foreach c,$(TB_SYS_CFGS),$(BUILD)/cosim/sys-$(c)/ga_syscosim)
 
-.PHONY: verilate-sys cosim-sys cosim-sys-quick
+.PHONY: verilate-sys cosim-sys cosim-sys-quick cosim-sys-ci
 verilate-sys: tb-deps ## Build the ga_system co-simulation configurations (TB_SYS_CFGS: 2..8 SMs)
 	@$(MAKE) --no-print-directory -j$(TB_JOBS) $(TB_SYS_BINS)
 
@@ -359,6 +365,10 @@ cosim-sys: verilate-sys ## ga_system (several SMs, shared memory port, runtime p
 cosim-sys-quick: verilate-sys ## A short ga_system lockstep run over every system configuration and layout
 	@bash tb/scripts/cosim_sys.sh --jobs $(TB_JOBS) --ops $(SYS_QUICK_OPS) --ops-wide $(SYS_QUICK_OPS_WIDE) \
 	  --seed $(COSIM_SEED) --build $(BUILD) --out $(BUILD)/cosim/sys-quick $(TB_SYS_CFGS)
+
+cosim-sys-ci: tb-deps $(foreach c,$(TB_SYS_CI_CFGS),$(BUILD)/cosim/sys-$(c)/ga_syscosim) ## make test's system lockstep run: 4 SMs x 16-entry MLBs, >= 10^6 random LSU requests, 0 mismatches
+	@bash tb/scripts/cosim_sys.sh --jobs $(TB_JOBS) --ops $(SYS_CI_OPS) --min-lsu $(SYS_CI_MIN_LSU) \
+	  --seed $(COSIM_SEED) --build $(BUILD) --out $(BUILD)/cosim/sys-ci $(TB_SYS_CI_CFGS)
 
 .PHONY: cosim-sys-mutant
 cosim-sys-mutant: tb-deps ## Mutate a copy of ga_system / ga_arb (4 bugs) and show that the system co-simulation catches each

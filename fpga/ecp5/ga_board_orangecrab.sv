@@ -24,6 +24,7 @@ module ga_board_orangecrab #(
   parameter int HwOnlyMode = 0,
   parameter int EndForm    = 1,
   parameter int RegLookup  = 1,
+  parameter int RegCheck   = 0,
   parameter int NumSms     = 1,
   parameter int Baud       = 115200
 ) (
@@ -51,7 +52,7 @@ module ga_board_orangecrab #(
   ga_board_core #(
     .TagBits(TagBits), .MlbEntries(MlbEntries), .Lanes(Lanes), .ClksPerBit(ClksPerBit),
     .MemLinesW(MemLinesW), .CntW(CntW), .ClkKhz(ClkKhz), .VaKeep(VaKeep), .MdKeep(MdKeep),
-    .HwOnlyMode(HwOnlyMode), .EndForm(EndForm), .RegLookup(RegLookup), .NumSms(NumSms)
+    .HwOnlyMode(HwOnlyMode), .EndForm(EndForm), .RegLookup(RegLookup), .RegCheck(RegCheck), .NumSms(NumSms)
   ) u_core (
     .clk_i(clk48_i), .rst_ni(rst_n_q), .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .status_o(status)
   );

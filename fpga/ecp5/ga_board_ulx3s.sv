@@ -27,6 +27,7 @@ module ga_board_ulx3s #(
   parameter int HwOnlyMode = 0,
   parameter int EndForm    = 1,
   parameter int RegLookup  = 1,
+  parameter int RegCheck   = 0,
   parameter int NumSms     = 1,
   parameter int ClkKhz     = 60000,
   parameter int ClkiDiv    = 5,
@@ -83,7 +84,7 @@ module ga_board_ulx3s #(
   ga_board_core #(
     .TagBits(TagBits), .MlbEntries(MlbEntries), .Lanes(Lanes), .ClksPerBit(ClksPerBit),
     .MemLinesW(MemLinesW), .CntW(CntW), .ClkKhz(ClkKhz), .VaKeep(VaKeep), .MdKeep(MdKeep),
-    .HwOnlyMode(HwOnlyMode), .EndForm(EndForm), .RegLookup(RegLookup), .NumSms(NumSms)
+    .HwOnlyMode(HwOnlyMode), .EndForm(EndForm), .RegLookup(RegLookup), .RegCheck(RegCheck), .NumSms(NumSms)
   ) u_core (
     .clk_i(clk), .rst_ni(rst_n_q), .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .status_o(status)
   );

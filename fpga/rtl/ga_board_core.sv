@@ -43,6 +43,9 @@
 //                         fewer and shorter carry chains (docs/fpga.md §5.4)
 //   RegLookup             ga_mlu's RegLookup: 1 (the board's default) registers the MLB lookup before the
 //                         check; every operation answers one cycle later (docs/fpga.md §5.4)
+//   RegCheck              ga_mlu's RegCheck, 0 .. 3 (> 0 needs RegLookup 1): 0 (the default) a
+//                         combinational check; 3 the check's three register stages of the 32-lane ECP5
+//                         goal unit (docs/fpga.md §11.3): every operation answers three cycles later
 //   NumSms                1 .. 8. 1 (the default): one ga_mlu, protocol version 1, exactly the core of
 //                         before. 2 .. 8: a system board (docs/fpga.md §12): ga_system with NumSms MLUs
 //                         sharing the block RAM through its arbiter, protocol version 2 (an SM byte in
@@ -72,6 +75,7 @@ module ga_board_core #(
   parameter int HwOnlyMode = 1,
   parameter int EndForm    = 1,
   parameter int RegLookup  = 1,
+  parameter int RegCheck   = 0,
   parameter int NumSms     = 1
 ) (
   input  logic       clk_i,
@@ -335,7 +339,8 @@ module ga_board_core #(
     .EndForm    (EndForm),
     .HwOnly     ((HwOnlyMode != 0) ? 1 : 0),
     .HasIndex   (0),      // no INDEX walker on the boards: LAYOUT = 3 is CFG_ERROR (docs/fpga.md)
-    .RegLookup  (RegLookup)
+    .RegLookup  (RegLookup),
+    .RegCheck   (RegCheck)
   ) u_mlu (
     .clk_i,
     .rst_ni           (mlu_rst_n),
@@ -504,7 +509,8 @@ module ga_board_core #(
     .HwOnly     ((HwOnlyMode != 0) ? 1 : 0),
     .HasIndex   (0),      // no INDEX walker on the boards: LAYOUT = 3 is CFG_ERROR (docs/fpga.md)
     .EndForm    (EndForm),
-    .RegLookup  (RegLookup)
+    .RegLookup  (RegLookup),
+    .RegCheck   (RegCheck)
   ) u_sys (
     .clk_i,
     .rst_ni           (mlu_rst_n),
