@@ -19,6 +19,11 @@ YOSYS=${YOSYS:-yosys}
 NEXTPNR=${NEXTPNR:-nextpnr-ice40}
 SEED=${FPGA_SEED:-1}                  # nextpnr placer seed (recorded in result.txt)
 PNR_OPTS=${FPGA_PNR_OPTS:-}           # extra nextpnr options (recorded in result.txt)
+# FPGA_ROUTE_MIN > 0 stops nextpnr after that many minutes (a build that fits at 99.9 % can route for
+# far longer than it places). result.txt's routed= then says where it stopped; fmax_mhz is nextpnr's
+# estimate after placement if placement had ended, timing is empty, and no bitstream is written.
+ROUTE_MIN=${FPGA_ROUTE_MIN:-0}
+case "$ROUTE_MIN" in ''|*[!0-9]*) echo "ice40.sh: FPGA_ROUTE_MIN=$ROUTE_MIN: a whole number of minutes" >&2; exit 2 ;; esac
 dir="$out/$name"
 mkdir -p "$dir"
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -79,7 +84,8 @@ brams=$(awk '$1 == "SB_RAM40_4K" {print $2}' "$dir/synth.stat")
 carries=$(awk '$1 == "SB_CARRY" {print $2}' "$dir/synth.stat")
 
 # Place and route at the build's clock.
-"$NEXTPNR" $dev --pcf "$pcf" --json "$dir/$name.json" --asc "$dir/$name.asc" --freq "$fmhz" \
+if [ "$ROUTE_MIN" -gt 0 ]; then to=(timeout "${ROUTE_MIN}m"); else to=(); fi
+"${to[@]}" "$NEXTPNR" $dev --pcf "$pcf" --json "$dir/$name.json" --asc "$dir/$name.asc" --freq "$fmhz" \
     --timing-allow-fail --report "$dir/report.json" --seed "$SEED" $PNR_OPTS > "$dir/pnr.log" 2>&1
 prc=$?
 t2=$(date +%s)
@@ -93,11 +99,17 @@ crit=$(awk '/Critical path report for clock/{f=1; next} /Critical path report fo
        | sed -n 's/^Info: *[0-9.]* *[0-9.]* *\(Source\|Setup\) \([^ ]*\).*/\2/p' \
        | sed 's/_SB_.*//; s/\$.*//; s/_DFFLC.*//; s/_LC\..*//; s/\.[A-Z0-9]*$//' | awk 'NF && $0 != last {printf "%s%s", sep, $0; sep=" > "; last=$0}')
 fits=yes
-if [ $prc -ne 0 ]; then
+routed=yes
+if [ $prc -eq 124 ] && [ ${#to[@]} -gt 0 ]; then
+    # nextpnr prints its first Fmax (the estimate after placement) when placement ends
+    if grep -q "Max frequency for clock" "$dir/pnr.log"; then routed="stopped after $ROUTE_MIN min"
+    else routed="stopped in placement after $ROUTE_MIN min"; fits=unknown; fi
+    verdict=""
+elif [ $prc -ne 0 ]; then
     fits=no
     grep -E "ERROR|Unable to place|too many" "$dir/pnr.log" | head -3
 fi
-if [ "$fits" = yes ]; then
+if [ "$fits" = yes ] && [ "$routed" = yes ]; then
     icepack "$dir/$name.asc" "$dir/$name.bin" || { echo "ice40.sh: icepack failed"; exit 1; }
 fi
 {
@@ -110,6 +122,7 @@ fi
     echo "carries=$carries"
     echo "brams=${brams:-0}"
     echo "fits=$fits"
+    echo "routed=$routed"
     echo "lc=$lc"
     echo "ram=$ram"
     echo "fmax_mhz=${fmax:-}"
@@ -123,4 +136,6 @@ fi
     echo "yosys=$("$YOSYS" -V | head -1)"
     echo "nextpnr=$("$NEXTPNR" --version 2>&1 | head -1)"
 } > "$dir/result.txt"
-echo "fpga   $name ($board, $fmhz MHz): LUT4 $luts, FF $ffs, BRAM ${brams:-0}; fits: $fits; LC ${lc:-?}; Fmax ${fmax:-?} MHz ${verdict:-}"
+if [ "$routed" = yes ]; then fdesc="Fmax ${fmax:-?} MHz ${verdict:-}"
+else fdesc="${fmax:+placement estimate $fmax MHz, }not routed (nextpnr $routed)"; fi
+echo "fpga   $name ($board, $fmhz MHz): LUT4 $luts, FF $ffs, BRAM ${brams:-0}; fits: $fits; LC ${lc:-?}; $fdesc"

@@ -31,6 +31,24 @@ def par(r, key):
     return None
 
 
+def routed(r):
+    """'yes', or where fpga/ice40.sh's FPGA_ROUTE_MIN stopped nextpnr (results before it: 'yes')."""
+    return r.get('routed', 'yes') or 'yes'
+
+
+def fmax_cell(r, fmax, seed, fits):
+    if routed(r) != 'yes':
+        est = ('%s MHz estimated after placement (seed %s); ' % (fmax, seed)) if fmax else ''
+        return '%snextpnr %s' % (est, routed(r))
+    return ('%s MHz (seed %s)' % (fmax, seed)) if fmax and fits == 'yes' else '-'
+
+
+def timing_cell(r, fits):
+    if routed(r) != 'yes':
+        return 'not routed'
+    return r.get('timing', '') if fits == 'yes' else '-'
+
+
 def table(runs):
     out = ['| build | board | TagBits | MLB | VA bits kept | md bits kept | HWOnly | clock | SB_LUT4 | flip-flops '
            '| block RAM | logic cells (placed) | fits | Fmax (post-route, seed) | at the clock |',
@@ -48,13 +66,12 @@ def table(runs):
             r['name'], 'iCE40-HX8K breakout' if r['board'] == 'hx8k' else 'iCEBreaker (UP5K)', t,
             par(r, 'MlbEntries') or '8', va, md, hw, r['clock_mhz'], r['luts'], r['ffs'], r['brams'],
             lc.replace('/', ' / ') if fits == 'yes' else 'does not fit (%s)' % lc.replace('/', ' / '),
-            fits, ('%s MHz (seed %s)' % (fmax, seed)) if fmax and fits == 'yes' else '-',
-            r.get('timing', '') if fits == 'yes' else '-'))
+            fits, fmax_cell(r, fmax, seed, fits), timing_cell(r, fits)))
     out.append('')
     out.append('Critical paths (nextpnr post-route report; cells named after the RTL signal they drive):')
     out.append('')
     for r in runs:
-        if r.get('fits') == 'yes' and r.get('critical_path'):
+        if r.get('fits') == 'yes' and routed(r) == 'yes' and r.get('critical_path'):
             out.append('- `%s`: %s (%s)' % (r['name'], r['critical_path'].replace(' > ', ' → '),
                                             r.get('critical_split', '')))
     return out

@@ -102,14 +102,14 @@ EMU_RTL_SV    := $(abspath $(RTL_SRC))
 EMU_RTL_VLT   := $(abspath $(wildcard rtl/*.vlt))
 
 # The model depends on its command stamp ($(STAMP_DIR)/vl-emu.cmd, mk/deps.mk), not on this makefile.
-EMU_RTL_VL    = $(VERILATOR) --cc -Wall --assert --top-module ga_mlu -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache \
+EMU_RTL_VL    = $(VL_SIM) --cc -Wall --assert --top-module ga_mlu -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache \
   -CFLAGS -fPIC --prefix $(EMU_RTL_CLASS) \
   -GTagBits=$(patsubst t%,%,$(call emu_rtl_w,1)) -GMlbEntries=$(patsubst m%,%,$(call emu_rtl_w,2)) \
   -GLanes=$(patsubst l%,%,$(call emu_rtl_w,3)) -Mdir $(abspath $(EMU_RTL_VDIR)) --build \
   $(RTL_INC) $(EMU_RTL_VLT) $(EMU_RTL_SV)
 EMU_RTL_VLMK  = -f $(EMU_RTL_CLASS).mk OPT_FAST=-O3 OBJCACHE=ccache verilated.o verilated_threads.o
 stamp_vl-emu  = $(EMU_RTL_VL) && make $(EMU_RTL_VLMK)
-$(EMU_RTL_VDIR)/$(EMU_RTL_CLASS)__ALL.a: $(EMU_RTL_SV) $(RTL_DEPS) $(EMU_RTL_VLT) $(STAMP_DIR)/vl-emu.cmd
+$(EMU_RTL_VDIR)/$(EMU_RTL_CLASS)__ALL.a: $(EMU_RTL_SV) $(RTL_DEPS) $(EMU_RTL_VLT) $(STAMP_DIR)/vl-emu.cmd $(VL_SIM_STAMP)
 	@mkdir -p $(@D)
 	$(EMU_RTL_VL) > $(EMU_RTL_VDIR)/build.log 2>&1 || { cat $(EMU_RTL_VDIR)/build.log; exit 1; }
 	$(MAKE) --no-print-directory -s -C $(EMU_RTL_VDIR) $(EMU_RTL_VLMK) >> $(EMU_RTL_VDIR)/build.log 2>&1 \

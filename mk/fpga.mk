@@ -116,7 +116,10 @@ fpga-sim-sys: $(GAPROBE) $(foreach c,$(FPGA_SIM_SYS_CFGS),$(FSIM_DIR)/$(c)/gab_b
 #   hx8k_m8_full, hx8k_m16_full  full width (57-bit VA, 32-bit md kept), compiler mode only: what the
 #             unnarrowed unit needs (expected not to fit; measured)
 # FPGA_BUILDS_QUICK is the CI subset (hx8k_m8, about 7 min on 2 cores). FPGA_SEED (default 1) is
-# nextpnr's seed; FPGA_PNR_OPTS adds nextpnr options (both recorded in result.txt).
+# nextpnr's seed; FPGA_PNR_OPTS adds nextpnr options (both recorded in result.txt). FPGA_ROUTE_MIN > 0
+# stops each nextpnr run after that many minutes (default 0: no limit; result.txt's routed= says where
+# it stopped, and the table then gives the estimate after placement and no bitstream).
+FPGA_ROUTE_MIN    ?= 0
 FPGA_BUILDS       := hx8k_m8 hx8k_m4 hx8k_m16 up5k_m2 hx8k_m16_va12 hx8k_m8_full hx8k_m16_full
 FPGA_BUILDS_QUICK := hx8k_m8
 FPGA_DIR          := $(BUILD)/fpga
@@ -148,7 +151,7 @@ FPGA_DEPS := $(FPGA_RTL) $(RTL_DEPS) fpga/rtl/ga_board_hx8k.sv fpga/rtl/ga_board
 
 $(FPGA_DIR)/%/result.txt: $(FPGA_DEPS)
 	@mkdir -p $(FPGA_DIR)
-	@bash fpga/ice40.sh $* $(fpga_board_$*) $(fpga_mhz_$*) "$(fpga_par_$*)" $(FPGA_DIR)
+	@FPGA_ROUTE_MIN=$(FPGA_ROUTE_MIN) bash fpga/ice40.sh $* $(fpga_board_$*) $(fpga_mhz_$*) "$(fpga_par_$*)" $(FPGA_DIR)
 
 # Timing probes (docs/fpga.md §5.3): one block alone between registers.
 FPGA_PROBES := mlb8_va16 check1_va16 mlb8_full check1_full
@@ -320,7 +323,7 @@ FPGA_SEEDS ?= 1 2 3 4 5
 fpga-seeds: ## The hx8k_m8 goal build placed and routed at FPGA_SEEDS (default 1..5): Fmax per seed (25 min measured on the loaded 2-core machine)
 	@mkdir -p $(FPGA_DIR)/seeds
 	@set -e; reuse=0; for s in $(FPGA_SEEDS); do \
-	  FPGA_SEED=$$s FPGA_REUSE_SYNTH=$$reuse bash fpga/ice40.sh hx8k_m8 $(fpga_board_hx8k_m8) $(fpga_mhz_hx8k_m8) \
+	  FPGA_SEED=$$s FPGA_REUSE_SYNTH=$$reuse FPGA_ROUTE_MIN=$(FPGA_ROUTE_MIN) bash fpga/ice40.sh hx8k_m8 $(fpga_board_hx8k_m8) $(fpga_mhz_hx8k_m8) \
 	    "$(fpga_par_hx8k_m8)" $(FPGA_DIR)/seeds >/dev/null; reuse=1; \
 	  cp $(FPGA_DIR)/seeds/hx8k_m8/result.txt $(FPGA_DIR)/seeds/hx8k_m8/result-seed$$s.txt; \
 	  echo "seed $$s: $$(grep -E '^(fmax_mhz|timing)=' $(FPGA_DIR)/seeds/hx8k_m8/result.txt | paste -sd' ')"; done

@@ -43,8 +43,18 @@ OPS          ?= 20000
 WINDOW       ?=
 
 VERILATOR    ?= verilator
-TB_VL_ROOT      := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
-TB_VL_INC       := $(TB_VL_ROOT)/include
+# Two Verilators (mk/rtl.mk): the models are built with the pinned VL_SIM, except the variants in
+# TB_VL_DEB_VARIANTS, which keep Debian's $(VERILATOR): the coverage builds (-cov) for its
+# verilator_coverage, and the FST-traced builds (-fst), whose FST writer in 5.048 needs lz4 (liblz4-dev)
+# where 5.006's needs only zlib. A shim is compiled against the runtime headers of the Verilator that
+# built its model.
+TB_VL_DEB_VARIANTS := -cov -fst
+TB_VL_DEB_INC   := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)/include
+TB_VL_INC       := $(VL_SIM_INC)
+tb_vl_deb       = $(filter $(TB_VL_DEB_VARIANTS),$(1))
+tb_vl_tool      = $(if $(call tb_vl_deb,$(1)),$(VERILATOR),$(VL_SIM))
+tb_vl_isys      = $(foreach d,$(if $(call tb_vl_deb,$(1)),$(TB_VL_DEB_INC),$(TB_VL_INC)),-isystem $(d) -isystem $(d)/vltstd)
+tb_vl_pre       = $(if $(call tb_vl_deb,$(1)),,$(VL_SIM_STAMP))
 CXX          ?= g++
 # Lint: -Wall and warnings are errors (Verilator's default); --assert keeps the RTL's assertions live.
 TB_VL_FLAGS     := --cc -Wall --assert --top-module ga_mlu -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache
@@ -61,7 +71,7 @@ TB_C_SRC     := $(sort $(wildcard tb/cosim/*.c))
 TB_H         := $(wildcard tb/cosim/*.h tb/shim/*.h cmodel/*.h)
 # -MMD -MP (DEPFLAGS, mk/deps.mk): each object's .d lists the headers it includes, read back by mk/deps.mk.
 TB_CFLAGS    := $(CSTD) $(WARN) $(DEPFLAGS) -Icmodel -Itb/cosim -Itb/shim
-TB_CXXFLAGS  := -O2 -g -Wall -Wextra -Werror $(DEPFLAGS) -Itb/shim -isystem $(TB_VL_INC) -isystem $(TB_VL_INC)/vltstd -faligned-new
+TB_CXXFLAGS  := -O2 -g -Wall -Wextra -Werror $(DEPFLAGS) -Itb/shim -faligned-new
 
 tb_tag   = $(patsubst t%,%,$(word 1,$(subst _, ,$(1))))
 tb_mlb   = $(patsubst m%,%,$(word 2,$(subst _, ,$(1))))
@@ -89,12 +99,13 @@ TB_OBJ_SAN := $(patsubst tb/cosim/%.c,$(BUILD)/tb/san/%.o,$(TB_C_SRC))
 #   Verilator command and the flags of the make that compiles its output), not on this makefile; the
 #   shim on the headers its .d file lists (-MMD) and on the model (whose header it includes).
 define tb_model
-tb_vl_$(1)$(2) = $(VERILATOR) $(TB_VL_FLAGS) $(3) --prefix $(call tb_class,$(1)$(2)) \
+tb_vl_$(1)$(2) = $(call tb_vl_tool,$(2)) $(TB_VL_FLAGS) $(3) --prefix $(call tb_class,$(1)$(2)) \
   -GTagBits=$(call tb_tag,$(1)) -GMlbEntries=$(call tb_mlb,$(1)) -GLanes=$(call tb_lanes,$(1)) $(tb_gx_$(1)) \
   -Mdir $(abspath $(BUILD)/verilator/$(1)$(2)) --build $(TB_RTL_INC) $(TB_RTL_VLT) $(TB_RTL_SRC)
 tb_vlmk_$(1)$(2) = -f $(call tb_class,$(1)$(2)).mk OPT_FAST=-O3 OBJCACHE=ccache $(5)
 stamp_vl-$(1)$(2) = $$(tb_vl_$(1)$(2)) && make $$(tb_vlmk_$(1)$(2))
-$(BUILD)/verilator/$(1)$(2)/$(call tb_class,$(1)$(2))__ALL.a: $(TB_RTL_SRC) $(TB_RTL_DEPS) $(TB_RTL_VLT) $(STAMP_DIR)/vl-$(1)$(2).cmd
+$(BUILD)/verilator/$(1)$(2)/$(call tb_class,$(1)$(2))__ALL.a: $(TB_RTL_SRC) $(TB_RTL_DEPS) $(TB_RTL_VLT) $(STAMP_DIR)/vl-$(1)$(2).cmd \
+    $(call tb_vl_pre,$(2))
 	@mkdir -p $$(@D)
 	$$(tb_vl_$(1)$(2)) >$(BUILD)/verilator/$(1)$(2)/build.log 2>&1 \
 	  || { cat $(BUILD)/verilator/$(1)$(2)/build.log; exit 1; }
@@ -104,7 +115,7 @@ $(BUILD)/verilator/$(1)$(2)/$(call tb_class,$(1)$(2))__ALL.a: $(TB_RTL_SRC) $(TB
 
 $(BUILD)/cosim/$(1)$(2)/shim.o: tb/shim/ga_mlu_shim.cpp $(BUILD)/verilator/$(1)$(2)/$(call tb_class,$(1)$(2))__ALL.a
 	@mkdir -p $$(@D)
-	$(CXX) $(TB_CXXFLAGS) $(4) -I$(BUILD)/verilator/$(1)$(2) -DTB_VTOP=$(call tb_class,$(1)$(2)) \
+	$(CXX) $(TB_CXXFLAGS) $(call tb_vl_isys,$(2)) $(4) -I$(BUILD)/verilator/$(1)$(2) -DTB_VTOP=$(call tb_class,$(1)$(2)) \
 	  '-DTB_VTOP_H="$(call tb_class,$(1)$(2)).h"' -DTB_TAG_BITS=$(call tb_tag,$(1)) \
 	  -DTB_MLB_ENTRIES=$(call tb_mlb,$(1)) -DTB_LANES=$(call tb_lanes,$(1)) -DTB_ID_BITS=4 \
 	  '-DTB_CFG_NAME="$(1)$(2)"' -c $$< -o $$@
@@ -325,13 +336,14 @@ $(TB_SYS_OBJ): tb/sys/tb_sys.c
 
 # The model depends on its command stamp ($(STAMP_DIR)/vl-sys-<cfg>.cmd, mk/deps.mk), not on this makefile.
 define tb_sys_model
-tb_vl_sys-$(1) = $(VERILATOR) --cc -Wall --assert --top-module ga_system -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache \
+tb_vl_sys-$(1) = $(VL_SIM) --cc -Wall --assert --top-module ga_system -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache \
   --prefix $(call tb_sys_class,$(1)) -GNumSms=$(call tb_sys_n,$(1)) -GTagBits=$(call tb_sys_t,$(1)) \
   -GMlbEntries=$(call tb_sys_m,$(1)) -GLanes=$(call tb_sys_l,$(1)) -GIdW=4 $(call tb_sys_gx,$(1)) \
   -Mdir $(abspath $(BUILD)/verilator/sys-$(1)) --build $(TB_RTL_INC) $(TB_RTL_VLT) $(TB_SYS_RTL_SRC)
 tb_vlmk_sys-$(1) = -f $(call tb_sys_class,$(1)).mk OPT_FAST=-O3 OBJCACHE=ccache $(TB_VL_RT_PLAIN)
 stamp_vl-sys-$(1) = $$(tb_vl_sys-$(1)) && make $$(tb_vlmk_sys-$(1))
-$(BUILD)/verilator/sys-$(1)/$(call tb_sys_class,$(1))__ALL.a: $(TB_SYS_RTL_SRC) $(TB_RTL_DEPS) $(TB_RTL_VLT) $(STAMP_DIR)/vl-sys-$(1).cmd
+$(BUILD)/verilator/sys-$(1)/$(call tb_sys_class,$(1))__ALL.a: $(TB_SYS_RTL_SRC) $(TB_RTL_DEPS) $(TB_RTL_VLT) $(STAMP_DIR)/vl-sys-$(1).cmd \
+    $(VL_SIM_STAMP)
 	@mkdir -p $$(@D)
 	$$(tb_vl_sys-$(1)) \
 	  >$(BUILD)/verilator/sys-$(1)/build.log 2>&1 || { cat $(BUILD)/verilator/sys-$(1)/build.log; exit 1; }
@@ -342,7 +354,7 @@ $(BUILD)/verilator/sys-$(1)/$(call tb_sys_class,$(1))__ALL.a: $(TB_SYS_RTL_SRC) 
 $(BUILD)/cosim/sys-$(1)/shim.o: tb/shim/ga_system_shim.cpp \
     $(BUILD)/verilator/sys-$(1)/$(call tb_sys_class,$(1))__ALL.a
 	@mkdir -p $$(@D)
-	$(CXX) $(TB_CXXFLAGS) $(TB_VM_PLAIN) -I$(BUILD)/verilator/sys-$(1) -DTB_VTOP=$(call tb_sys_class,$(1)) \
+	$(CXX) $(TB_CXXFLAGS) $(call tb_vl_isys,) $(TB_VM_PLAIN) -I$(BUILD)/verilator/sys-$(1) -DTB_VTOP=$(call tb_sys_class,$(1)) \
 	  '-DTB_VTOP_H="$(call tb_sys_class,$(1)).h"' -DTB_SMS=$(call tb_sys_n,$(1)) -DTB_TAG_BITS=$(call tb_sys_t,$(1)) \
 	  -DTB_MLB_ENTRIES=$(call tb_sys_m,$(1)) -DTB_LANES=$(call tb_sys_l,$(1)) -DTB_ID_BITS=4 \
 	  '-DTB_CFG_NAME="$(1)"' -c $$< -o $$@
