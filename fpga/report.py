@@ -36,6 +36,12 @@ def routed(r):
     return r.get('routed', 'yes') or 'yes'
 
 
+def lc_cell(lc, fits):
+    if fits == 'unknown':  # FPGA_ROUTE_MIN stopped nextpnr before placement ended
+        return 'placement not finished'
+    return lc.replace('/', ' / ') if fits == 'yes' else 'does not fit (%s)' % lc.replace('/', ' / ')
+
+
 def fmax_cell(r, fmax, seed, fits):
     if routed(r) != 'yes':
         est = ('%s MHz estimated after placement (seed %s); ' % (fmax, seed)) if fmax else ''
@@ -65,7 +71,7 @@ def table(runs):
         out.append('| `%s` | %s | %s | %s | %s | %s | %s | %s MHz | %s | %s | %s | %s | %s | %s | %s |' % (
             r['name'], 'iCE40-HX8K breakout' if r['board'] == 'hx8k' else 'iCEBreaker (UP5K)', t,
             par(r, 'MlbEntries') or '8', va, md, hw, r['clock_mhz'], r['luts'], r['ffs'], r['brams'],
-            lc.replace('/', ' / ') if fits == 'yes' else 'does not fit (%s)' % lc.replace('/', ' / '),
+            lc_cell(lc, fits),
             fits, fmax_cell(r, fmax, seed, fits), timing_cell(r, fits)))
     out.append('')
     out.append('Critical paths (nextpnr post-route report; cells named after the RTL signal they drive):')
