@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One formal job of the GPUArmor RTL: Yosys 0.23 reads the RTL with its property files, then
-# yosys-smtbmc + z3 (BMC, k-induction, covers) or ABC (combinational equivalence) decides it.
+# yosys-smtbmc + z3 (BMC, k-induction, covers) or ABC (combinational equivalence, any-abc) decides it.
 # Used by mk/formal.mk (make formal) and scripts/formal/mutants.sh; flow and tool facts in
 # docs/verification.md and ../shared/TOOLCHAIN.md.
 #
@@ -12,6 +12,14 @@
 #         bmc    BMC of DEPTH steps only (bounded proof)
 #         any    DEPTH steps from an arbitrary state that satisfies the assumed invariants
 #                (a proof for every such state; the invariants are proved by induction elsewhere)
+#         any-abc  the same question put first to ABC's bmc3 on the AIGER model: the registers
+#                without an initial value start free (write_aiger -zinit), the assumptions are
+#                folded into the assertions; bmc3 for up to 20 s, then bmc3 after dc2 and fraig for
+#                up to FV_ABC_LIMIT seconds (default 60). A failure is replayed by yosys-smtbmc for a
+#                VCD; if ABC decides nothing in both tries, z3 decides as in `any`.
+#                Wide combinational lookups take ABC seconds and z3 minutes (mlb8_lookup: 2.5 s
+#                against 136 s), but ABC can be the slower at finding a counterexample, and at
+#                next-state steps (mlb8_next: over 10 minutes against 32 s).
 #         cover  every cover statement must be reached within DEPTH steps (one VCD per trace)
 #         cec    combinational miter proved by ABC's dprove (all inputs), or a sequential one
 #                (two copies of a block with state: every reachable state); a failure is replayed
@@ -43,6 +51,8 @@ ga_arb)      srcs="$rtl/ga_arb.sv" ;;
 ga_system)   srcs="$mlu_srcs$(flist ga_system.f)" ;;
 *)           srcs="$mlu_srcs" ;;
 esac
+abc_limit=${FV_ABC_LIMIT:-60}
+case $abc_limit in ''|*[!0-9]*|0) echo "fv.sh: FV_ABC_LIMIT must be a whole number of seconds >= 1" >&2; exit 2 ;; esac
 now() { date +%s.%N; }
 t0=$(now)
 
@@ -53,13 +63,19 @@ t0=$(now)
 # minute into more than 10; flattened, the proofs see one module per block, as before the helper.
 read="read_verilog -sv -formal -DSYNTHESIS $defines -I$rtl $srcs; chparam $params $top; \
       hierarchy -top $top; flatten t:*ga_first_one*"
-if ! yosys -q -l "$out/yosys.log" -p "$read; prep -top $top; memory_map; opt -fast; async2sync; \
-        dffunmap; write_smt2 -wires $out/model.smt2" >/dev/null 2>&1; then
-    printf '%-22s ERROR     yosys failed (%s/yosys.log)\n' "$name" "$out"
-    echo "ERROR yosys" >"$out/status"; exit 2
-fi
-
 smt() { yosys-smtbmc -s z3 --noprogress --unroll "$@" "$out/model.smt2"; }
+# The AIGER model of cec and any-abc: the top's ports are no longer outputs (the AIGER outputs are
+# then the assertions, ABC's properties, and the assumptions, its constraints); x bits that techmap
+# makes (a $shiftx out of range) become free inputs, a superset of what z3 sees; registers without an
+# initial value get an input for it (-zinit), so step 0 is any state the assumptions allow.
+aiger() {
+    if ! yosys -q -l "$out/aig.log" -p "$read; prep -flatten -top $top; delete t:\$cover; \
+            delete -output o:*; memory_map; opt -fast; async2sync; dffunmap; \
+            setundef -undriven -anyseq; opt -keepdc -fast; techmap; opt -fast; dffunmap; \
+            setundef -anyseq; aigmap; opt_clean; write_aiger -zinit $out/model.aig" >/dev/null 2>&1; then
+        result ERROR "yosys aiger: $out/aig.log"; return 1
+    fi
+}
 failed() { grep -o 'Assert failed in [^ ]*: [^ ]*' "$1" | sed 's/Assert failed in //' | sort -u | tr '\n' ' '; }
 result() { # status text
     local dt; dt=$(echo "$(now) - $t0" | bc)
@@ -67,10 +83,49 @@ result() { # status text
     printf '%s|%s|%.1f\n' "$1" "$2" "$dt" >"$out/status"
 }
 
+# The SMT2 model of yosys-smtbmc: every mode's but cec's and any-abc's, which build it only to replay a
+# failure for its VCD.
+smt_model() {
+    if ! yosys -q -l "$out/yosys.log" -p "$read; prep -top $top; memory_map; opt -fast; async2sync; \
+            dffunmap; write_smt2 -wires $out/model.smt2" >/dev/null 2>&1; then
+        result ERROR "yosys failed ($out/yosys.log)"; return 1
+    fi
+}
+case $mode in
+prove|bmc|any|cover) smt_model || exit 2 ;;
+cec|any-abc) ;;
+*) echo "fv.sh: unknown mode $mode" >&2; exit 2 ;;
+esac
+
 kdepth=${depth#*/}          # B/K: BMC depth B, induction length K
 depth=${depth%/*}
 if [ "$kdepth" -gt "$depth" ]; then    # k-induction needs its base case: BMC of at least k steps
     echo "fv.sh: $name: induction length $kdepth > BMC depth $depth" >&2; exit 2
+fi
+# any-abc: ABC first, with a time limit; if it decides nothing in that time, z3 decides as in `any`.
+note=
+if [ "$mode" = any-abc ]; then
+    aiger || exit 2
+    # two tries: bmc3 on the AIG as exported (seconds when it is easy), then after ABC's combinational
+    # rewriting and SAT sweeping (dc2; fraig: about 25 s at 8 entries, which mlb8_lookup_end needs)
+    (cd "$out" && yosys-abc -c "read_aiger model.aig; fold; strash; bmc3 -F $depth -T 20" \
+        >abc.log 2>&1)
+    if ! grep -q "No output asserted in $depth frames\|was asserted in frame" "$out/abc.log"; then
+        (cd "$out" && yosys-abc -c "read_aiger model.aig; fold; strash; dc2; fraig; \
+            bmc3 -F $depth -T $abc_limit" >>abc.log 2>&1)
+    fi
+    if grep -q "No output asserted in $depth frames" "$out/abc.log"; then
+        result PASS "unbounded: any state, $depth step(s) (ABC)"; exit 0
+    fi
+    smt_model || exit 2
+    if grep -q "was asserted in frame" "$out/abc.log"; then
+        smt -t "$depth" --dump-vcd "$out/cex.vcd" >"$out/bmc.log" 2>&1
+        if grep -q "Status: FAILED" "$out/bmc.log"; then
+            result FAIL "$(failed "$out/bmc.log")-> $out/cex.vcd"; exit 1
+        fi
+        result ERROR "ABC's counterexample is not one for yosys-smtbmc: $out/abc.log"; exit 2
+    fi
+    mode=any note=" (z3: ABC undecided)"
 fi
 case $mode in
 prove|bmc|any)
@@ -82,7 +137,7 @@ prove|bmc|any)
         result ERROR "smtbmc: $out/bmc.log"; exit 2
     fi
     if [ "$mode" = bmc ]; then result PASS "bounded, depth $depth"; exit 0; fi
-    if [ "$mode" = any ]; then result PASS "unbounded: any state, $depth step(s)"; exit 0; fi
+    if [ "$mode" = any ]; then result PASS "unbounded: any state, $depth step(s)$note"; exit 0; fi
     smt -i -t "$kdepth" --dump-vcd "$out/induct.vcd" >"$out/induct.log" 2>&1
     if grep -q "Status: PASSED" "$out/induct.log"; then
         result PASS "unbounded: k-induction k=$kdepth (BMC $depth)"; exit 0
@@ -102,11 +157,7 @@ cover)
     result FAIL "$n_un unreached: $(grep -o 'Unreached cover statement at [^ ]*' "$out/cover.log" | sed 's/.* at //' | sort -u | tr '\n' ' ')"
     exit 1 ;;
 cec)
-    if ! yosys -q -l "$out/aig.log" -p "$read; prep -flatten -top $top; delete t:\$cover; memory_map; \
-            opt -fast; async2sync; dffunmap; setundef -undriven -anyseq; opt -keepdc -fast; techmap; \
-            opt -fast; dffunmap; aigmap; opt_clean; write_aiger -zinit $out/model.aig" >/dev/null 2>&1; then
-        result ERROR "yosys aiger: $out/aig.log"; exit 2
-    fi
+    aiger || exit 2
     # in $out: dprove leaves its miter (cecmiter.aig) in the working directory
     (cd "$out" && yosys-abc -c "read_aiger model.aig; fold; strash; dprove" >abc.log 2>&1)
     if grep -q "UNSATISFIABLE" "$out/abc.log"; then
@@ -118,6 +169,7 @@ cec)
         result PASS "all inputs, every reachable state (sequential, ABC dprove)"; exit 0
     fi
     if grep -q "SATISFIABLE\|Networks are NOT EQUIVALENT" "$out/abc.log"; then
+        smt_model || exit 2
         smt -t "$depth" --dump-vcd "$out/cex.vcd" >"$out/bmc.log" 2>&1
         result FAIL "$(failed "$out/bmc.log")-> $out/cex.vcd"; exit 1
     fi

@@ -42,6 +42,7 @@ mlu_lm_starve_l2|ga_mlu.sv|mlu_live_l2@17/14|/SL_LM: begin/,/w_ack  = 1'b1;/s/if
 mlu_rl_inval_race|ga_mlu.sv|mlu_safety_rl@10/4|/ga_pkg::OP_INVALIDATE: begin/,/r_set      = 1'b1;/s/sl_dirty_d = 1'b1;/sl_dirty_d = sl_dirty_q;/|the same bug with the boards' options (RegLookup 1): the proof that closes there is not vacuous
 arb_no_advance|ga_arb.sv|arb_n4@8/3|s/ptr_d  = (gnt_int == N - 1) ? '0 : IdxW'(gnt_int + 1);/ptr_d  = ptr_q;/|the arbiter's round-robin pointer never moves: a low-index SM can starve the others
 mlb_end_le|ga_mlb.sv|mlb2_end_eq|s/({1'b0, rng_va} < ({1'b0, ebase}/({1'b0, rng_va} <= ({1'b0, ebase}/|EndForm 1 range match: va < base + size becomes va <= base + size (issue 13)
+mlb_end_le8|ga_mlb.sv|mlb8_lookup_end|s/({1'b0, rng_va} < ({1'b0, ebase}/({1'b0, rng_va} <= ({1'b0, ebase}/|the same EndForm 1 bug against the 8-entry EndForm 1 lookups (mlb8_lookup_end, any-abc: ABC's counterexample in 0.5 s)
 first_one_all_mlb|ga_first_one.sv|mlb8_lookup|s/f\[i\] = m\[i\] \&\& !seen;/f[i] = m[i];/|ga_first_one keeps every set bit, not only the lowest: an MLB hit returns the OR of all matching entries (spec 6.2)
 first_one_all_check|ga_first_one.sv|check_t7_l2|s/f\[i\] = m\[i\] \&\& !seen;/f[i] = m[i];/|the same bug in the check: the record of two failing lanes is the OR of both (spec 4.4)
 mlu_s_rec_lane0|ga_mlu.sv|mlu_lanes@2/2|/ga_pkg::OP_MEMCHECK_S: begin/,/r_lane  = chk_first_lane;/s/r_eaddr = chk_first_addr;/r_eaddr = a_addr[63:0];/|MEMCHECK.S record: the address of lane 0 instead of the lowest failing lane's (spec 4.4; issue 13)
