@@ -56,7 +56,8 @@ tb_vl_tool      = $(if $(call tb_vl_deb,$(1)),$(VERILATOR),$(VL_SIM))
 tb_vl_isys      = $(foreach d,$(if $(call tb_vl_deb,$(1)),$(TB_VL_DEB_INC),$(TB_VL_INC)),-isystem $(d) -isystem $(d)/vltstd)
 tb_vl_pre       = $(if $(call tb_vl_deb,$(1)),,$(VL_SIM_STAMP) $(TB_VL_ICO))
 # The VL_SIM models skip the input region of the clock-edge evaluation (tb/scripts/vl_skip_ico.py,
-# tb/README.md "Which Verilator": 1.34x fewer instructions at 32 lanes, the same cycles and results):
+# tb/README.md "The clock edge skips the input region": 1.32x fewer instructions over make cosim's mix,
+# the same cycles and results):
 # the generated C++ is patched before it is compiled, so Verilator generates and make compiles in two
 # steps (no --build). The Debian variants are left as generated. $(1) Mdir, $(2) class, $(3) variant.
 TB_VL_ICO       := tb/scripts/vl_skip_ico.py
