@@ -54,12 +54,13 @@ TB_VL_INC       := $(VL_SIM_INC)
 tb_vl_deb       = $(filter $(TB_VL_DEB_VARIANTS),$(1))
 tb_vl_tool      = $(if $(call tb_vl_deb,$(1)),$(VERILATOR),$(VL_SIM))
 tb_vl_isys      = $(foreach d,$(if $(call tb_vl_deb,$(1)),$(TB_VL_DEB_INC),$(TB_VL_INC)),-isystem $(d) -isystem $(d)/vltstd)
+# What a model of variant $(1) needs installed first (the sys models: variant empty).
 tb_vl_pre       = $(if $(call tb_vl_deb,$(1)),,$(VL_SIM_STAMP) $(TB_VL_ICO))
-# The VL_SIM models skip the input region of the clock-edge evaluation (tb/scripts/vl_skip_ico.py,
-# tb/README.md "The clock edge skips the input region": 1.32x fewer instructions over make cosim's mix,
-# the same cycles and results):
-# the generated C++ is patched before it is compiled, so Verilator generates and make compiles in two
-# steps (no --build). The Debian variants are left as generated. $(1) Mdir, $(2) class, $(3) variant.
+# The VL_SIM models skip the input region of the clock-edge evaluation (tb/scripts/vl_skip_ico.py;
+# tb/README.md "The clock edge skips the input region": 1.32x fewer instructions over make cosim's
+# mix, the same cycles and results). The generated C++ is patched before it is compiled, so Verilator
+# generates and make compiles in two steps (no --build). The Debian variants are left as generated.
+# $(1) Mdir, $(2) class, $(3) variant.
 TB_VL_ICO       := tb/scripts/vl_skip_ico.py
 tb_vl_ico       = $(if $(call tb_vl_deb,$(3)),,python3 $(TB_VL_ICO) $(1) $(2) >>$(1)/build.log 2>&1 \
                     || { cat $(1)/build.log; exit 1; })
@@ -353,7 +354,7 @@ tb_vl_sys-$(1) = $(VL_SIM) --cc -Wall --assert --top-module ga_system -MAKEFLAGS
 tb_vlmk_sys-$(1) = -f $(call tb_sys_class,$(1)).mk OPT_FAST=-O3 OBJCACHE=ccache $(call tb_sys_class,$(1))__ALL.a $(TB_VL_RT_PLAIN)
 stamp_vl-sys-$(1) = $$(tb_vl_sys-$(1)) && make $$(tb_vlmk_sys-$(1))
 $(BUILD)/verilator/sys-$(1)/$(call tb_sys_class,$(1))__ALL.a: $(TB_SYS_RTL_SRC) $(TB_RTL_DEPS) $(TB_RTL_VLT) $(STAMP_DIR)/vl-sys-$(1).cmd \
-    $(VL_SIM_STAMP) $(TB_VL_ICO)
+    $(call tb_vl_pre,)
 	@mkdir -p $$(@D)
 	$$(tb_vl_sys-$(1)) \
 	  >$(BUILD)/verilator/sys-$(1)/build.log 2>&1 || { cat $(BUILD)/verilator/sys-$(1)/build.log; exit 1; }
