@@ -28,19 +28,21 @@ $(GAPROBE): $(patsubst fpga/host/%.c,$(BUILD)/rel/fpga/%.o,$(GAPROBE_SRC)) $(BUI
 
 # ---------------------------------------------------------------------------------------------------
 # Verilator bench configurations: <name> TagBits MlbEntries Lanes ClksPerBit VaKeep MdKeep CntW HwOnlyMode
-# RegCheck (every bench has the board's EndForm = 1 and RegLookup = 1, as every bitstream)
+# RegCheck MemRegOut (every bench has the board's EndForm = 1 and RegLookup = 1, as every bitstream)
 #   m8     the hx8k_m8 build's core (8 entries, VA kept to 16 bits, compiler mode only), 8 clocks per bit
 #   m4     the hx8k_m4 build's core (4 entries, VA kept to 16 bits, both modes)
-#   full16 full 64-bit widths, 16-bit tags, 16 entries (fits no iCE40: simulation only), RegCheck 1
+#   full16 full 64-bit widths, 16-bit tags, 16 entries (fits no iCE40: simulation only), RegCheck 1, the
+#          metadata read registered (MemRegOut 1, as the ECP5 builds)
 #   real   the hx8k_m8 core with the real divider (40.5 MHz / 115 200 baud = 352 clocks per bit)
 #   wide32 full width, 16 entries, 32 lanes: a wide build, lanes 16..31 through LANES_HI (docs/fpga.md §3.7),
-#          RegCheck 3: the 32-lane ECP5 goal unit's check stages (ulx3s_m16_l32_rc, docs/fpga.md §11.3)
+#          RegCheck 3 and MemRegOut 1: the 32-lane ECP5 goal unit's check stages and registered metadata
+#          read (ulx3s_m16_l32_rc, docs/fpga.md §11.3)
 FPGA_SIM_CFGS := m8 m4 full16 real wide32
-fsim_par_m8     := 7 8 1 8 16 16 16 0 0
-fsim_par_m4     := 7 4 1 8 16 16 16 1 0
-fsim_par_full16 := 16 16 1 8 48 32 24 1 1
-fsim_par_real   := 7 8 1 352 16 16 16 0 0
-fsim_par_wide32 := 7 16 32 8 57 32 24 1 3
+fsim_par_m8     := 7 8 1 8 16 16 16 0 0 0
+fsim_par_m4     := 7 4 1 8 16 16 16 1 0 0
+fsim_par_full16 := 16 16 1 8 48 32 24 1 1 1
+fsim_par_real   := 7 8 1 352 16 16 16 0 0 0
+fsim_par_wide32 := 7 16 32 8 57 32 24 1 3 1
 fsim_w = $(word $(2),$(fsim_par_$(1)))
 FSIM_DIR := $(BUILD)/fpga-sim
 
@@ -48,7 +50,7 @@ define fsim_model
 stamp_vl-fsim-$(1) = $(VERILATOR) --cc --exe --build -Wall -Wno-fatal --assert -O3 -j 2 --top-module ga_board_core \
   --prefix Vgab_$(1) -GTagBits=$(call fsim_w,$(1),1) -GMlbEntries=$(call fsim_w,$(1),2) \
   -GLanes=$(call fsim_w,$(1),3) -GClksPerBit=$(call fsim_w,$(1),4) -GVaKeep=$(call fsim_w,$(1),5) \
-  -GMdKeep=$(call fsim_w,$(1),6) -GCntW=$(call fsim_w,$(1),7) -GHwOnlyMode=$(call fsim_w,$(1),8) -GRegCheck=$(call fsim_w,$(1),9) -CFLAGS '-O2 -DGAB_VTOP=Vgab_$(1) -DGAB_VTOP_H=\"Vgab_$(1).h\" -DGAB_CPB=$(call fsim_w,$(1),4)' \
+  -GMdKeep=$(call fsim_w,$(1),6) -GCntW=$(call fsim_w,$(1),7) -GHwOnlyMode=$(call fsim_w,$(1),8) -GRegCheck=$(call fsim_w,$(1),9) -GMemRegOut=$(call fsim_w,$(1),10) -CFLAGS '-O2 -DGAB_VTOP=Vgab_$(1) -DGAB_VTOP_H=\"Vgab_$(1).h\" -DGAB_CPB=$(call fsim_w,$(1),4)' \
   -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache -Mdir $(abspath $(FSIM_DIR)/$(1)/obj) -o $(abspath $(FSIM_DIR)/$(1)/gab_bench) \
   $(RTL_INC) $(abspath rtl/verilator_waiver.vlt) $(abspath $(FPGA_RTL)) $(abspath fpga/sim/gab_bench.cpp)
 $(FSIM_DIR)/$(1)/gab_bench: $(FPGA_RTL) $(RTL_DEPS) fpga/sim/gab_bench.cpp $(STAMP_DIR)/vl-fsim-$(1).cmd
@@ -67,10 +69,10 @@ $(foreach c,$(FPGA_SIM_CFGS),$(eval $(call fsim_model,$(c))))
 FPGA_SIM_SYS_CFGS := ulx3s_sys4 oc_sys2
 fsys_top_ulx3s_sys4 := ga_board_ulx3s
 fsys_def_ulx3s_sys4 := GAB_TOP_ULX3S
-fsys_par_ulx3s_sys4 := -GNumSms=4 -GMlbEntries=16 -GLanes=4 -GBaud=7500000
+fsys_par_ulx3s_sys4 := -GNumSms=4 -GMlbEntries=16 -GLanes=4 -GMemRegOut=1 -GBaud=7500000
 fsys_top_oc_sys2    := ga_board_orangecrab
 fsys_def_oc_sys2    := GAB_TOP_ORANGECRAB
-fsys_par_oc_sys2    := -GNumSms=2 -GMlbEntries=8 -GLanes=1 -GVaKeep=16 -GMdKeep=16 -GCntW=16 -GBaud=6000000
+fsys_par_oc_sys2    := -GNumSms=2 -GMlbEntries=8 -GLanes=1 -GVaKeep=16 -GMdKeep=16 -GCntW=16 -GMemRegOut=1 -GBaud=6000000
 FSYS_RTL := $(FPGA_RTL) $(filter-out $(RTL_SRC),$(RTL_SYS_SRC)) fpga/ecp5/ga_board_ulx3s.sv \
             fpga/ecp5/ga_board_orangecrab.sv fpga/ecp5/ga_ecp5_pll_stub.sv
 
@@ -193,11 +195,11 @@ fpga-timing: $(foreach p,$(FPGA_PROBES),$(FPGA_DIR)/probe/$(p)/result.txt) ## Ti
 # Verilator -Wall lint of the board RTL (rtl/ unchanged, linted by `make lint`).
 FPGA_LINT_CFGS := ga_board_core: ga_board_core:VaKeep=12,MdKeep=16,CntW=16,MlbEntries=4 \
                   ga_board_core:TagBits=16,MlbEntries=16,Lanes=2,HwOnlyMode=0 \
-                  ga_board_core:MlbEntries=16,Lanes=32,RegCheck=3 ga_board_core:NumSms=2,Lanes=20,VaKeep=16,MdKeep=16 \
+                  ga_board_core:MlbEntries=16,Lanes=32,RegCheck=3,MemRegOut=1 ga_board_core:NumSms=2,Lanes=20,VaKeep=16,MdKeep=16 \
                   ga_board_hx8k:VaKeep=16,MdKeep=16 ga_board_icebreaker:MlbEntries=2,VaKeep=12 \
                   ga_tim_mlb:VaKeep=16 ga_tim_check:Lanes=2 ga_tim_check:VaKeep=16 \
                   ga_board_ulx3s: ga_board_orangecrab: ga_ecp5_probe:NumSms=0,Lanes=2 \
-                  ga_board_core:NumSms=3,Lanes=2,RegCheck=1 ga_board_ulx3s:NumSms=4,Lanes=4 \
+                  ga_board_core:NumSms=3,Lanes=2,RegCheck=1,MemRegOut=1 ga_board_ulx3s:NumSms=4,Lanes=4,MemRegOut=1 \
                   ga_board_orangecrab:NumSms=2,MlbEntries=8,VaKeep=16,MdKeep=16,CntW=16 \
                   ga_ecp5_probe:NumSms=3,Lanes=1,RegLookup=0
 # What fpga-lint reads: every board-side source (the ECP5 board tops and their PLL stand-in apart, which
@@ -249,7 +251,8 @@ $(ECP5_STAMP): fpga/ecp5/requirements.txt
 deps-ecp5: $(ECP5_STAMP) ## Install the pinned YoWASP Yosys + nextpnr-ecp5 into build/fpga-venv (PyPI; ~15 s + a first-run compile)
 	@:
 
-# <name>: device package speed MHz top "chparams" lpf.
+# <name>: device package speed MHz top "chparams" lpf. Every board build registers the metadata read
+# (MemRegOut 1, docs/fpga.md §4): the block RAM's read data led the critical path of the small builds.
 #   orangecrab_m8_va16 OrangeCrab 25F board top: one MLU, 8-entry MLB, 1 lane, VA and md kept to 16 bits
 #                     (the iCE40 goal build's core, §6), 48 MHz: the smallest ECP5 build (CI)
 #   orangecrab_m8     the same at full width (57-bit VA, 32-bit md)
@@ -282,18 +285,18 @@ ECP5_ROUTE_MIN    ?= 0
 ECP5_ROUTER2_BUILDS := ulx3s_m16_l16 ulx3s_m16_l32_rc probe_mlu_m16_l32 probe_mlu_m16_l32_rc probe_sys4_m16_l4 probe_sys4_m16_l4_rc ulx3s_sys4_m16_l4 ulx3s_sys4_m16_l2 \
                        ulx3s_sys4_m16_l1
 ecp5_router = $(or $(ECP5_ROUTER),$(if $(filter $(1),$(ECP5_ROUTER2_BUILDS)),router2,router1))
-ecp5_orangecrab_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16" constraints/orangecrab_25f.lpf
-ecp5_orangecrab_m8     := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1" constraints/orangecrab_25f.lpf
-ecp5_ulx3s_m16_l16     := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 16" constraints/ulx3s_85f.lpf
-ecp5_ulx3s_m16_l32_rc  := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 32 -set RegCheck 3" constraints/ulx3s_85f.lpf
+ecp5_orangecrab_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16 -set MemRegOut 1" constraints/orangecrab_25f.lpf
+ecp5_orangecrab_m8     := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1 -set MemRegOut 1" constraints/orangecrab_25f.lpf
+ecp5_ulx3s_m16_l16     := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 16 -set MemRegOut 1" constraints/ulx3s_85f.lpf
+ecp5_ulx3s_m16_l32_rc  := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 32 -set RegCheck 3 -set MemRegOut 1" constraints/ulx3s_85f.lpf
 ecp5_probe_mlu_m16_l32 := 85k CABGA381 6 60 ga_ecp5_probe "-set NumSms 0 -set MlbEntries 16 -set Lanes 32 -set HwOnly 0" constraints/ecp5_probe_85f.lpf
 ecp5_probe_mlu_m16_l32_rc := 85k CABGA381 6 60 ga_ecp5_probe "-set NumSms 0 -set MlbEntries 16 -set Lanes 32 -set HwOnly 0 -set RegCheck 3" constraints/ecp5_probe_85f.lpf
 ecp5_probe_sys4_m16_l4 := 85k CABGA381 6 50 ga_ecp5_probe "-set NumSms 4 -set MlbEntries 16 -set Lanes 4 -set HwOnly 0" constraints/ecp5_probe_85f.lpf
 ecp5_probe_sys4_m16_l4_rc := 85k CABGA381 6 50 ga_ecp5_probe "-set NumSms 4 -set MlbEntries 16 -set Lanes 4 -set HwOnly 0 -set RegCheck 3" constraints/ecp5_probe_85f.lpf
-ecp5_ulx3s_sys4_m16_l4 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 4 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12" constraints/ulx3s_85f.lpf
-ecp5_ulx3s_sys4_m16_l2 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 2 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12" constraints/ulx3s_85f.lpf
-ecp5_ulx3s_sys4_m16_l1 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12" constraints/ulx3s_85f.lpf
-ecp5_orangecrab_sys2_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set NumSms 2 -set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16" constraints/orangecrab_25f.lpf
+ecp5_ulx3s_sys4_m16_l4 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 4 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1" constraints/ulx3s_85f.lpf
+ecp5_ulx3s_sys4_m16_l2 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 2 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1" constraints/ulx3s_85f.lpf
+ecp5_ulx3s_sys4_m16_l1 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1" constraints/ulx3s_85f.lpf
+ecp5_orangecrab_sys2_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set NumSms 2 -set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16 -set MemRegOut 1" constraints/orangecrab_25f.lpf
 ECP5_DEPS := $(FPGA_RTL) $(filter-out $(RTL_SRC),$(RTL_SYS_SRC)) $(RTL_DEPS) $(wildcard fpga/ecp5/*.sv) fpga/ecp5.sh fpga/ecp5/result.py
 
 $(ECP5_DIR)/%/result.txt: $(ECP5_DEPS) $(ECP5_STAMP)

@@ -26,6 +26,7 @@ module ga_board_orangecrab #(
   parameter int RegLookup  = 1,
   parameter int RegCheck   = 0,
   parameter int NumSms     = 1,
+  parameter int MemRegOut  = 0,
   parameter int Baud       = 115200
 ) (
   input  logic       clk48_i,
@@ -52,7 +53,8 @@ module ga_board_orangecrab #(
   ga_board_core #(
     .TagBits(TagBits), .MlbEntries(MlbEntries), .Lanes(Lanes), .ClksPerBit(ClksPerBit),
     .MemLinesW(MemLinesW), .CntW(CntW), .ClkKhz(ClkKhz), .VaKeep(VaKeep), .MdKeep(MdKeep),
-    .HwOnlyMode(HwOnlyMode), .EndForm(EndForm), .RegLookup(RegLookup), .RegCheck(RegCheck), .NumSms(NumSms)
+    .HwOnlyMode(HwOnlyMode), .EndForm(EndForm), .RegLookup(RegLookup), .RegCheck(RegCheck), .NumSms(NumSms),
+    .MemRegOut(MemRegOut)
   ) u_core (
     .clk_i(clk48_i), .rst_ni(rst_n_q), .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .status_o(status)
   );

@@ -29,6 +29,7 @@ module ga_board_ulx3s #(
   parameter int RegLookup  = 1,
   parameter int RegCheck   = 0,
   parameter int NumSms     = 1,
+  parameter int MemRegOut  = 0,
   parameter int ClkKhz     = 60000,
   parameter int ClkiDiv    = 5,
   parameter int ClkfbDiv   = 12,
@@ -84,7 +85,8 @@ module ga_board_ulx3s #(
   ga_board_core #(
     .TagBits(TagBits), .MlbEntries(MlbEntries), .Lanes(Lanes), .ClksPerBit(ClksPerBit),
     .MemLinesW(MemLinesW), .CntW(CntW), .ClkKhz(ClkKhz), .VaKeep(VaKeep), .MdKeep(MdKeep),
-    .HwOnlyMode(HwOnlyMode), .EndForm(EndForm), .RegLookup(RegLookup), .RegCheck(RegCheck), .NumSms(NumSms)
+    .HwOnlyMode(HwOnlyMode), .EndForm(EndForm), .RegLookup(RegLookup), .RegCheck(RegCheck), .NumSms(NumSms),
+    .MemRegOut(MemRegOut)
   ) u_core (
     .clk_i(clk), .rst_ni(rst_n_q), .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .status_o(status)
   );

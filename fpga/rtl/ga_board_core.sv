@@ -50,6 +50,9 @@
 //                         before. 2 .. 8: a system board (docs/fpga.md §12): ga_system with NumSms MLUs
 //                         sharing the block RAM through its arbiter, protocol version 2 (an SM byte in
 //                         MLU_OP, SM 0xFF = every SM through the runtime port; an SM byte in INFO)
+//   MemRegOut             0 | 1: ga_board_mem's RegOut. 1 answers each metadata read one cycle later
+//                         from flip-flops, so the block RAM's read no longer leads the walker's compare
+//                         (docs/fpga.md §4, §11.3)
 //
 // Ports: clk_i, rst_ni (asynchronous, active low), the two UART pins, status_o for LEDs
 //   [0] halted  [1] an MLU operation in flight  [2] toggles on every frame  [3] last frame failed
@@ -76,7 +79,8 @@ module ga_board_core #(
   parameter int EndForm    = 1,
   parameter int RegLookup  = 1,
   parameter int RegCheck   = 0,
-  parameter int NumSms     = 1
+  parameter int NumSms     = 1,
+  parameter int MemRegOut  = 0
 ) (
   input  logic       clk_i,
   input  logic       rst_ni,
@@ -107,14 +111,14 @@ module ga_board_core #(
   localparam bit ParamsBad = (Lanes < 1) || (Lanes > 32) || (CntW < 8) || (CntW > 32) || (MemLinesW < 4) ||
                              (MemLinesW > 8) ||
                              (VaKeep < 8) || (VaKeep > V) || (MdKeep < 16) || (MdKeep > 32) ||
-                             (NumSms < 1) || (NumSms > 8);
+                             (NumSms < 1) || (NumSms > 8) || (MemRegOut < 0) || (MemRegOut > 1);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_board_core: Lanes 1..32, CntW 8..32, MemLinesW 4..8, VaKeep 8..64-TagBits, MdKeep 16..32, NumSms 1..8");
+    if (ParamsBad) $fatal(1, "ga_board_core: Lanes 1..32, CntW 8..32, MemLinesW 4..8, VaKeep 8..64-TagBits, MdKeep 16..32, NumSms 1..8, MemRegOut 0..1");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_board_core: Lanes 1..32, CntW 8..32, MemLinesW 4..8, VaKeep 8..64-TagBits, MdKeep 16..32, NumSms 1..8");
+    $error("ga_board_core: Lanes 1..32, CntW 8..32, MemLinesW 4..8, VaKeep 8..64-TagBits, MdKeep 16..32, NumSms 1..8, MemRegOut 0..1");
   end
 `endif
 
@@ -649,7 +653,7 @@ module ga_board_core #(
                    (pidx_q >= 8'd2) && pidx_q[0];
   assign mw_word = 4'((pidx_q - 8'd2) >> 1);
 
-  ga_board_mem #(.LinesW(MemLinesW)) u_mem (
+  ga_board_mem #(.LinesW(MemLinesW), .RegOut(MemRegOut != 0)) u_mem (
     .clk_i,
     .rst_ni,
     .mem_req_valid_i (mreq_valid),

@@ -7,19 +7,24 @@
 //   of a 256-bit word. Sixteen 16-bit-wide memories, one per 2-byte column, so a whole 32-byte node is
 //   read in one cycle (on iCE40: 16 SB_RAM40_4K in 256 x 16 mode for LinesW = 8, i.e. 8 KiB).
 //
-//   read:  mem_req fire --> BRAM read (registered) --> mem_rsp_valid_o the next cycle
+//   read:  mem_req fire --> BRAM read (registered) --> mem_rsp_valid_o the next cycle (RegOut 0)
+//                                                   --> output register --> the cycle after (RegOut 1)
 //          16-byte read at addr[4] = 1: the upper half of the line, moved down to bits [127:0]
 //          address bits above the window (addr[63:LinesW+5]) set: error response (mem_rsp_err_o)
 //   write: one 16-bit column word of one line per cycle (wr_en_i)
 //
 // Parameters:
 //   LinesW  4 .. 11   log2 of the number of 32-byte lines
+//   RegOut  0 | 1     1: the response (the half select applied) comes from flip-flops one cycle after
+//                     the block RAM's read, so the RAM's clock-to-out (4.3 ns on an ECP5 DP16KD without
+//                     its output register) and the half select no longer lead the walker's compare
+//                     (docs/fpga.md §11.3); every metadata read takes one cycle more
 //
 // Handshakes (microarchitecture §1.3): one read outstanding; mem_req_ready_o is high while none is;
-// the response is valid from the cycle after the request transfer until mem_rsp_ready_i takes it (the
-// MLU holds mem_rsp_ready_o high while a read is outstanding, so that is the same cycle). Data and
-// error depend on registers only. A write and a read of the same line in one cycle read the old data
-// (the host never writes while an MLU operation runs).
+// the response is valid from the cycle after the request transfer (two cycles after, RegOut 1) until
+// mem_rsp_ready_i takes it (the MLU holds mem_rsp_ready_o high while a read is outstanding, so that is
+// the same cycle). Data and error depend on registers only. A write and a read of the same line in one
+// cycle read the old data (the host never writes while an MLU operation runs).
 
 `ifndef GA_ALWAYS_COMB
 `ifdef __ICARUS__
@@ -30,7 +35,8 @@
 `endif
 
 module ga_board_mem #(
-  parameter int LinesW = 8
+  parameter int LinesW = 8,
+  parameter bit RegOut = 1'b0
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -64,22 +70,25 @@ module ga_board_mem #(
   end
 `endif
 
-  logic              pend_q, pend_d;    // a read is outstanding (its response is valid)
+  logic              pend_q, pend_d;    // a read is outstanding (RegOut 0: its response is valid)
   logic              half_q, half_d;    // it is the upper 16 bytes of the line
   logic              err_q, err_d;      // it is outside the window
   logic              rd_fire;
   logic [LinesW-1:0] rd_line;
   logic [255:0]      line_q;            // the BRAM output registers
 
-  assign mem_req_ready_o = !pend_q;
-  assign rd_fire         = mem_req_valid_i && !pend_q;
+  logic              out_q;             // RegOut 1: the response in the output register is valid
+
+  assign mem_req_ready_o = !pend_q && !out_q;
+  assign rd_fire         = mem_req_valid_i && mem_req_ready_o;
   assign rd_line         = mem_req_addr_i[LinesW+4:5];
 
   `GA_ALWAYS_COMB begin
     pend_d = pend_q;
     half_d = half_q;
     err_d  = err_q;
-    if (pend_q && mem_rsp_ready_i) begin
+    // RegOut 1: the read moves on to the output register the cycle after it fired
+    if (pend_q && (RegOut || mem_rsp_ready_i)) begin
       pend_d = 1'b0;
     end
     if (rd_fire) begin
@@ -120,9 +129,37 @@ module ga_board_mem #(
     assign line_q[16*c +: 16] = rd_q;
   end
 
-  assign mem_rsp_valid_o = pend_q;
-  assign mem_rsp_err_o   = err_q;
-  assign mem_rsp_data_o  = half_q ? {128'd0, line_q[255:128]} : line_q;
+  logic [255:0] rsp_data;
+  assign rsp_data = half_q ? {128'd0, line_q[255:128]} : line_q;
+
+  if (RegOut) begin : gen_reg_out
+    logic         oerr_q;
+    logic [255:0] odata_q;              // no reset: only read while out_q
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        out_q  <= 1'b0;
+        oerr_q <= 1'b0;
+      end else begin
+        if (pend_q) begin
+          out_q  <= 1'b1;
+          oerr_q <= err_q;
+        end else if (mem_rsp_ready_i) begin
+          out_q  <= 1'b0;
+        end
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      if (pend_q) odata_q <= rsp_data;
+    end
+    assign mem_rsp_valid_o = out_q;
+    assign mem_rsp_err_o   = oerr_q;
+    assign mem_rsp_data_o  = odata_q;
+  end else begin : gen_comb_out
+    assign out_q           = 1'b0;
+    assign mem_rsp_valid_o = pend_q;
+    assign mem_rsp_err_o   = err_q;
+    assign mem_rsp_data_o  = rsp_data;
+  end
 
   // Reads are 16-byte aligned (the walker asserts it): the low address bits carry nothing.
   logic unused_addr;
