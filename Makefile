@@ -59,9 +59,9 @@ help: ## List every target
 	@awk 'BEGIN {FS = ":.*## "} /^##@/ {printf "\n%s\n", substr($$0, 5)} \
 	     /^[a-zA-Z0-9_-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-deps: ## Install missing Debian packages (apt-get, as root or with sudo), then the pinned ECP5 tools (deps-ecp5) and simulation Verilator (deps-vl)
+deps: ## Install missing Debian packages (apt-get, as root or with sudo), then the pinned ECP5 tools (deps-ecp5), simulation Verilator (deps-vl) and Yices (deps-fv)
 	@bash scripts/deps.sh
-	@$(MAKE) --no-print-directory deps-ecp5 deps-vl
+	@$(MAKE) --no-print-directory deps-ecp5 deps-vl deps-fv
 
 run: deps model $(BUILD)/rel/sim/garun ## Replay the default workload (report), then co-simulate it through the RTL
 	$(BUILD)/rel/sim/garun

