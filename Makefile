@@ -105,7 +105,7 @@ TEST_SW := test-gaptx test-ptx-corpus test-cudart test-corpus corpus-san corpus-
 # CI (minutes each, documented where they live): formal-full, formal-mutants, fpga-equiv, synth, fpga,
 # cosim-mutant, coverage.
 TEST_HW := formal cosim-opt cosim-sys-ci fpga-lint fpga-ecp5-quick
-TEST_FULL_HW := gatesim fpga-sim fpga-sim-sys fpga-quick sys-rtl-check cosim-sys
+TEST_FULL_HW := gatesim fpga-sim fpga-sim-sys fpga-quick sys-rtl-check cosim-sys rtl-yosys-big
 
 # make test is a prerequisite list: one target test-step/<step> per step, each running `make <step>`
 # between timing banners. Each step is an order-only prerequisite of the next (deps first), so make
@@ -151,7 +151,7 @@ test-full: test ## make test, then the slower hardware flows (test-full-hw): abo
 	@$(MAKE) --no-print-directory test-full-hw
 	@echo "make test-full: all suites passed"
 
-test-full-hw: ## The hardware flows only make test-full runs, two at a time: gatesim fpga-sim fpga-sim-sys fpga-quick sys-rtl-check cosim-sys
+test-full-hw: ## The hardware flows only make test-full runs, two at a time: gatesim fpga-sim fpga-sim-sys fpga-quick sys-rtl-check cosim-sys rtl-yosys-big
 	@$(MAKE) --no-print-directory $(BUILD)/rel/libgamodel.a $(BUILD)/rel/libgatrace.a $(GAPROBE) $(GS_TB_OBJ)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target $(TEST_FULL_HW)
 

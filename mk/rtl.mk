@@ -81,9 +81,11 @@ RTL_LINT_CFGS := \
   ga_mlu:TagBits=7,MlbEntries=16,Lanes=32,EndForm=1,RegLookup=1,RegCheck=3,HwOnly=0,HasIndex=0 \
   ga_mlu:TagBits=16,MlbEntries=8,Lanes=2,RegLookup=1,RegCheck=1
 
-# Yosys generic synthesis runs: name, top, chparam arguments. ga_mlu at Lanes=32 takes minutes and is
-# kept out of rtl-check (target rtl-yosys-big).
-RTL_YOSYS_RUNS := mlb8 mlb16t16 check1 check32t16 check1e walker7 walker16 mlu-t7e8l1 mlu-t16e16l1
+# Yosys generic synthesis runs: name, top, chparam arguments. The 32-lane runs (ga_mlu: minutes;
+# ga_check: about 2 minutes) are kept out of rtl-check (target rtl-yosys-big); rtl-check synthesises
+# ga_check at 5 lanes, which takes the same generate paths with a lane count that is no power of two.
+RTL_YOSYS_RUNS := mlb8 mlb16t16 check1 check5t16 check1e walker7 walker16 mlu-t7e8l1 mlu-t16e16l1
+RTL_YOSYS_BIG  := check32t16 mlu-t7e8l32
 rtl_ys_top_mlb8          := ga_mlb
 rtl_ys_par_mlb8          := -set Entries 8 -set TagBits 7
 rtl_ys_top_mlb16t16      := ga_mlb
@@ -92,6 +94,8 @@ rtl_ys_top_check1        := ga_check
 rtl_ys_par_check1        := -set Lanes 1 -set TagBits 7
 rtl_ys_top_check32t16    := ga_check
 rtl_ys_par_check32t16    := -set Lanes 32 -set TagBits 16
+rtl_ys_top_check5t16     := ga_check
+rtl_ys_par_check5t16     := -set Lanes 5 -set TagBits 16
 rtl_ys_top_check1e        := ga_check
 rtl_ys_par_check1e        := -set Lanes 1 -set TagBits 7 -set EndForm 1
 rtl_ys_top_walker7       := ga_walker
@@ -109,11 +113,10 @@ rtl_ys_par_mlu-t7e8l32   := -set TagBits 7 -set MlbEntries 8 -set Lanes 32
 
 ##@ RTL
 
+# The four flows are independent (each writes its own files under $(RTL_BUILD)): under make -j they
+# run side by side (make test gives rtl-check -j2), each one's output printed in one piece.
 rtl-check: ## Every RTL flow: lint, rtl-yosys, rtl-icarus (with icarus-smoke), rtl-vsmoke
-	@$(MAKE) --no-print-directory lint
-	@$(MAKE) --no-print-directory rtl-yosys
-	@$(MAKE) --no-print-directory rtl-icarus
-	@$(MAKE) --no-print-directory rtl-vsmoke
+	@$(MAKE) --no-print-directory --output-sync=target lint rtl-yosys rtl-icarus rtl-vsmoke
 	@echo "rtl-check: all RTL flows passed"
 
 # Two Verilator processes at a time (LINT_JOBS); each configuration's output is printed in the list's
@@ -145,12 +148,12 @@ rtl-yosys-$(1):
 	@! grep "Latch inferred" $(RTL_BUILD)/yosys-$(1).log
 	@grep "Number of cells" $(RTL_BUILD)/yosys-$(1).stat | tail -1 | sed 's/^ */       $(1): /'
 endef
-$(foreach r,$(RTL_YOSYS_RUNS) mlu-t7e8l32,$(eval $(call rtl_yosys_rule,$(r))))
+$(foreach r,$(RTL_YOSYS_RUNS) $(RTL_YOSYS_BIG),$(eval $(call rtl_yosys_rule,$(r))))
 
 rtl-yosys: $(addprefix rtl-yosys-,$(RTL_YOSYS_RUNS)) ## Yosys generic synth of every block and of ga_mlu (Lanes=1), no latches
 	@echo "rtl-yosys: all runs synthesised without latches"
 
-rtl-yosys-big: rtl-yosys-mlu-t7e8l32 ## Yosys synth of ga_mlu at Lanes=32 (slow: minutes)
+rtl-yosys-big: $(addprefix rtl-yosys-,$(RTL_YOSYS_BIG)) ## Yosys synth of ga_check and ga_mlu at Lanes=32 (slow: minutes)
 
 # Icarus: every file compiles, ga_mlu elaborates at four parameter sets; then the smoke test.
 rtl-icarus: ## Icarus -g2012 compile of all RTL (four ga_mlu configurations), then icarus-smoke
