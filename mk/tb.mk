@@ -14,13 +14,14 @@ TB_LAYOUTS   := $(shell bash scripts/layouts.sh --rtl)
 # Optional ga_mlu parameters, co-simulated as extra configurations <cfg>_<suffix> (tb_gx_<cfg>: the extra
 # -G flags): rl = RegLookup 1 and EndForm 1, the accept stage on registered lookups (the FPGA builds'
 # setting; docs/microarchitecture.md §6); rc = rl and RegCheck 3, the check's three register stages
-# (the 32-lane ECP5 build, docs/fpga.md §11.3), and rc1 = rl and RegCheck 1. Run by cosim-quick and
-# cosim-opt (make test: test-hw).
+# (the 32-lane ECP5 build, docs/fpga.md §11.3), and rc1 = rl and RegCheck 1. t16_m16_l32_rc also has
+# EndForm 2 (the MLB stores each entry's end bound at fill; EndForm 1 stays in the other four). Run by
+# cosim-quick and cosim-opt (make test: test-hw).
 TB_CFGS_OPT  := t7_m8_l1_rl t16_m16_l32_rl t7_m8_l1_rc t16_m16_l32_rc t16_m8_l1_rc1
 tb_gx_t7_m8_l1_rl    := -GRegLookup=1 -GEndForm=1
 tb_gx_t16_m16_l32_rl := -GRegLookup=1 -GEndForm=1
 tb_gx_t7_m8_l1_rc    := -GRegLookup=1 -GEndForm=1 -GRegCheck=3
-tb_gx_t16_m16_l32_rc := -GRegLookup=1 -GEndForm=1 -GRegCheck=3
+tb_gx_t16_m16_l32_rc := -GRegLookup=1 -GEndForm=2 -GRegCheck=3
 tb_gx_t16_m8_l1_rc1  := -GRegLookup=1 -GEndForm=1 -GRegCheck=1
 TB_JOBS      ?= 2
 # make cosim: random requests per (configuration x layout) run, 32 runs (4 layouts): COSIM_OPS for

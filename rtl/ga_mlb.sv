@@ -32,11 +32,14 @@
 // Parameters:
 //   TagBits  7 or 16   pointer tag width (spec §1.1); V = 64 - TagBits VA bits
 //   Entries  1 .. 64   MLB entries (paper: 8, §5.2; 16 studied in §9)
-//   EndForm  0 | 1     how M3 is computed (same function, proved equal: docs/fpga.md §5.4).
+//   EndForm  0 | 1 | 2 how M3 is computed (same function, proved equal: docs/fpga.md §5.4).
 //                      0 (default): off = va - base, off < size (64-bit, the high bits of off are the
 //                      borrow, so the compare stays 64 bits wide). 1: va < base + size in 65 bits with
 //                      zero-extended operands, so that narrow operands (the FPGA narrow builds) give
-//                      narrow carry chains.
+//                      narrow carry chains. 2: as 1, but each entry stores its end bound base + size
+//                      (65 bits, end_q), computed once by one adder when the entry is filled, so a
+//                      lookup compares without adding (Entries adders fewer on the lookup path,
+//                      65 flip-flops more per entry).
 //   AgeForm  0 | 1     how the LRU touch is computed (same function; the mlb*_next proofs run for both).
 //                      0 (default): by index (a FILL's victim encoded, then decoded to select its age,
 //                      then every age compared with it). 1: by one-hot (the victim's one-hot vector for
@@ -108,14 +111,14 @@ module ga_mlb #(
   // Elaboration stops here in Verilator and Yosys; Icarus 11 has no elaboration-time $error in generate
   // blocks, so it stops at time 0 instead.
   localparam bit ParamsBad = (TagBits != 7 && TagBits != 16) || (Entries < 1) || (Entries > 64) ||
-                             (AgeForm != 0 && AgeForm != 1);
+                             (EndForm < 0) || (EndForm > 2) || (AgeForm != 0 && AgeForm != 1);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_mlb: TagBits must be 7 or 16, Entries 1..64 and AgeForm 0 or 1");
+    if (ParamsBad) $fatal(1, "ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm 0..2 and AgeForm 0 or 1");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_mlb: TagBits must be 7 or 16, Entries 1..64 and AgeForm 0 or 1");
+    $error("ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm 0..2 and AgeForm 0 or 1");
   end
 `endif
 
@@ -127,6 +130,12 @@ module ga_mlb #(
   logic [Entries*64-1:0]   size_q, size_d;
   logic [Entries*64-1:0]   loc_q, loc_d;
   logic [Entries*IdxW-1:0] age_q, age_d;
+  // EndForm 2: entry i's end bound {0, ebase} + {0, size} (65 bits), written with the entry at FILL
+  // (gen_end_reg below); all zero otherwise. Invariant: end_q holds that sum for every entry, valid or
+  // not (reset: 0 + 0; a FILL writes the three together; nothing else writes tb or size).
+  /* verilator lint_off UNUSEDSIGNAL */                   // read by M3 only with EndForm 2
+  logic [Entries*65-1:0]   end_q;
+  /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------------------------
   // Comparators, one set per entry
@@ -152,9 +161,11 @@ module ga_mlb #(
       logic [63:0] off;
       assign off    = rng_va - ebase;                        // used only when rng_va >= ebase
       assign covers = (rng_va >= ebase) && (off < size_q[i*64 +: 64]);         // M3
-    end else begin : gen_m3_end
+    end else if (EndForm == 1) begin : gen_m3_end
       assign covers = (rng_va >= ebase) &&                                      // M3
                       ({1'b0, rng_va} < ({1'b0, ebase} + {1'b0, size_q[i*64 +: 64]}));
+    end else begin : gen_m3_stored_end
+      assign covers = (rng_va >= ebase) && ({1'b0, rng_va} < end_q[i*65 +: 65]);  // M3
     end
     assign rng_match[i] = valid_q[i] && rng_tag_ok                              // M1
                           && (tb_q[i*64 + V +: TagBits] == rng_tag) && covers;  // M2, M3
@@ -312,6 +323,33 @@ module ga_mlb #(
     end
   end
 
+  // EndForm 2: the end bounds, one adder on the fill data; a FILL writes the victim's bound at the
+  // edge that writes its tb and size.
+  if (EndForm == 2) begin : gen_end_reg
+    logic [64:0]           upd_end;
+    logic [Entries*65-1:0] end_d;
+    assign upd_end = {1'b0, {TagBits{1'b0}}, upd_tb_i[V-1:0]} + {1'b0, upd_size_i};
+    `GA_ALWAYS_COMB begin
+      end_d = end_q;
+      if (upd_op_i == ga_pkg::MLB_FILL) begin
+        for (int i = 0; i < Entries; i++) begin
+          if (victim_oh[i]) begin
+            end_d[i*65 +: 65] = upd_end;
+          end
+        end
+      end
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        end_q <= '0;
+      end else begin
+        end_q <= end_d;
+      end
+    end
+  end else begin : gen_no_end_reg
+    assign end_q = '0;
+  end
+
   // Reset (spec §6.1): every entry invalid, age_i = i. Entry contents reset to 0 as well, so no
   // register ever holds X.
   logic [Entries*IdxW-1:0] age_reset;
@@ -358,6 +396,15 @@ module ga_mlb #(
             assert (!(valid_q[i] && valid_q[j] && loc_q[i*64 +: 64] == loc_q[j*64 +: 64]))
               else $error("OneEntryPerLocation_A: entries %0d and %0d hold location %h", i, j,
                           loc_q[i*64 +: 64]);
+          end
+        end
+      end
+      // EndForm 2: every entry's stored end bound is its base + size (the invariant above end_q).
+      if (EndForm == 2) begin
+        for (int i = 0; i < Entries; i++) begin
+          begin : EndStored_A
+            assert (end_q[i*65 +: 65] == {1'b0, {TagBits{1'b0}}, tb_q[i*64 +: V]} + {1'b0, size_q[i*64 +: 64]})
+              else $error("EndStored_A: entry %0d end %h", i, end_q[i*65 +: 65]);
           end
         end
       end

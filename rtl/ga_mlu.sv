@@ -51,10 +51,12 @@
 //   HasIndex    0 | 1     1 (default): the walker's INDEX block is built (spec §2.3). 0: it is left
 //                         out and a CFG_WRITE of LAYOUT = INDEX (3) is illegal (CFG_ERROR), as
 //                         for a layout the RTL lacks (the iCE40 board builds, docs/fpga.md)
-//   EndForm     0 | 1     EndForm of ga_check, ga_mlb and ga_walker: the same functions computed
+//   EndForm     0 | 1 | 2 EndForm of ga_check, ga_mlb and ga_walker: the same functions computed
 //                         against the end bound base + size (fewer and shorter carry chains;
 //                         docs/fpga.md §5.4); 1 also selects ga_mlb's AgeForm 1 (the LRU touch by
-//                         one-hot: the same function, fewer gate levels after a fill's victim)
+//                         one-hot: the same function, fewer gate levels after a fill's victim).
+//                         2: as 1, and the MLB stores each entry's end bound at fill (ga_mlb
+//                         EndForm 2: no adder on the range lookup, 65 flip-flops per entry)
 //   RegLookup   0 | 1     0 (default): the accept stage of §3.4, lookup + check + response in the
 //                         accepting cycle. 1: the lookup is registered. The accepting cycle only makes
 //                         the MLB lookups and registers their results with the request (lk_*); the
@@ -180,20 +182,23 @@ module ga_mlu #(
   // the one-bit value 1 (F was 0x01 in every Yosys netlist; found by the formal proof of ga_check).
   localparam logic [TagBits-1:0] TagFreed = {TagBits{1'b1}};
 
+  // The walker's and the check's EndForm (0 or 1; EndForm 2 changes the MLB only) and the MLB's AgeForm.
+  localparam int EndFormCw = (EndForm != 0) ? 1 : 0;
+
   // ---------------------------------------------------------------------------------------------
   // Elaboration-time parameter checks (Icarus 11: at time 0, see ga_mlb)
   // ---------------------------------------------------------------------------------------------
   localparam bit ParamsBad = (TagBits != 7 && TagBits != 16) || (MlbEntries < 1) ||
                              (MlbEntries > 64) || (Lanes < 1) || (Lanes > 32) || (IdW < 1) ||
                              (IdW > 16) || (RegCheck < 0) || (RegCheck > 3) ||
-                             (RegCheck != 0 && RegLookup == 0);
+                             (RegCheck != 0 && RegLookup == 0) || (EndForm < 0) || (EndForm > 2);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1)");
+    if (ParamsBad) $fatal(1, "ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1)");
+    $error("ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2");
   end
 `endif
 
@@ -473,7 +478,7 @@ module ga_mlu #(
 
   ga_walker #(
     .TagBits  (TagBits),
-    .EndForm  (EndForm),
+    .EndForm  (EndFormCw),
     .HasIndex (HasIndex)
   ) u_walker (
     .clk_i,
@@ -533,7 +538,7 @@ module ga_mlu #(
     .TagBits (TagBits),
     .Entries (MlbEntries),
     .EndForm (EndForm),
-    .AgeForm (EndForm)
+    .AgeForm (EndFormCw)
   ) u_mlb (
     .clk_i,
     .rst_ni,
@@ -621,7 +626,7 @@ module ga_mlu #(
   ga_check #(
     .TagBits   (TagBits),
     .Lanes     (Lanes),
-    .EndForm   (EndForm),
+    .EndForm   (EndFormCw),
     .RegStages (RegCheck)
   ) u_check (
     .clk_i,

@@ -40,7 +40,8 @@
 //                         sequencer is not built (docs/fpga.md §6)
 //   EndForm               ga_mlu's EndForm: 1 (the board's default) computes the MLB's range match and
 //                         the bounds check against the end bound base + size: the same functions with
-//                         fewer and shorter carry chains (docs/fpga.md §5.4)
+//                         fewer and shorter carry chains (docs/fpga.md §5.4); 2 also stores each MLB
+//                         entry's end bound at fill (no adder on the range lookup; docs/fpga.md §11.3)
 //   RegLookup             ga_mlu's RegLookup: 1 (the board's default) registers the MLB lookup before the
 //                         check; every operation answers one cycle later (docs/fpga.md §5.4)
 //   RegCheck              ga_mlu's RegCheck, 0 .. 3 (> 0 needs RegLookup 1): 0 (the default) a
