@@ -122,7 +122,7 @@ TEST_RUN := $(addprefix test-step/,$(TEST_STEPS))
 # test binaries TEST_JOBS at a time too.
 TEST_JOBS ?= 2
 TEST_STEPS_PAR := test-model test-san eval-smoke rtl-check
-test: deps $(TEST_RUN) ## What CI runs (see TEST_STEPS); 27 to 41 minutes measured on 2 idle cores from a clean clone, as the machine's speed varies; 36 min 50 s at bc9e90e on a machine 1.2x slower than the 35 min 22 s run before it (make test-full: the rest)
+test: deps $(TEST_RUN) ## What CI runs (see TEST_STEPS); 27 to 41 minutes measured on 2 idle cores from a clean clone, as the machine's speed varies; 35 min 53 s at 1a1957e on a slow day, against 39 min 22 s for ccb7b67 at about the same speed (make test-full: the rest)
 	@echo "make test: all suites passed"
 
 .PHONY: $(TEST_RUN)
