@@ -11,11 +11,31 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 BUILD   ?= build
-CC      ?= gcc
+# C and C++ compile through ccache (make deps installs it; Debian's /usr/lib/ccache holds the compiler
+# names linked to it) unless CC or CXX is given: a clean clone on a machine that built the same sources
+# before (CI after a developer's run) compiles from the cache. The cache is keyed on the sources and
+# flags, not on the clone's directory (CCACHE_BASEDIR, CCACHE_NOHASHDIR: objects' debug information
+# then names the directory of the clone that first compiled them). The Verilated models use ccache
+# through Verilator's OBJCACHE (mk/tb.mk).
+ifeq ($(origin CC),default)
+CC      := $(if $(wildcard /usr/lib/ccache/cc),/usr/lib/ccache/cc,cc)
+endif
+ifeq ($(origin CXX),default)
+CXX     := $(if $(wildcard /usr/lib/ccache/c++),/usr/lib/ccache/c++,c++)
+endif
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
 # Warnings are errors (developers' brief).
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L
-OPT     ?= -O3 -g -flto
+# The optimised build's objects carry both LTO bytecode and machine code (-ffat-lto-objects): the tools
+# (gasim, garun, gaeval, gaptx, ...) link with LTO; the unit-test binaries link the machine code
+# without it (TEST_LINK_rel), since an LTO link of the interpreter alone took 34 s of CPU and the 45
+# test binaries' links 177 s of test-model's (measured 2026-11-28, one at a time on the 2-core
+# machine). The LTO code is exercised by every step that runs the tools (test-run, test-docs,
+# eval-smoke, test-sw); the sanitized build (-O1, no LTO) links its tests as before.
+OPT     ?= -O3 -g -flto -ffat-lto-objects
+TEST_LINK_rel := -fno-lto
 CFLAGS_BASE := $(CSTD) $(WARN) -Icmodel
 SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
@@ -38,7 +58,7 @@ $(BUILD)/$(1)/sim/%.o: sim/%.c | $(BUILD)/$(1)/sim
 $(BUILD)/$(1)/libgamodel.a: $$(patsubst cmodel/%.c,$(BUILD)/$(1)/cmodel/%.o,$$(MODEL_SRC))
 	rm -f $$@ && ar rcs $$@ $$^
 $(BUILD)/$(1)/tests/test_%: $(BUILD)/$(1)/tests/test_%.o $$(patsubst tests/%.c,$(BUILD)/$(1)/tests/%.o,$$(TEST_COMMON)) $(BUILD)/$(1)/libgamodel.a
-	$$(CC) $(2) $$^ $$(CHECK_LIBS) -lm -o $$@
+	$$(CC) $(2) $$(TEST_LINK_$(1)) $$^ $$(CHECK_LIBS) -lm -o $$@
 $(BUILD)/$(1)/sim/%: $(BUILD)/$(1)/sim/%.o $(BUILD)/$(1)/libgamodel.a
 	$$(CC) $(2) $$^ -lm -o $$@
 $(BUILD)/$(1)/cmodel $(BUILD)/$(1)/tests $(BUILD)/$(1)/sim:
@@ -61,7 +81,7 @@ help: ## List every target
 
 deps: ## Install missing Debian packages (apt-get, as root or with sudo), then the pinned ECP5 tools (deps-ecp5), simulation Verilator (deps-vl) and Yices (deps-fv)
 	@bash scripts/deps.sh
-	@$(MAKE) --no-print-directory deps-ecp5 deps-vl deps-fv
+	@$(MAKE) --no-print-directory -j3 --output-sync=target deps-ecp5 deps-vl deps-fv
 
 run: deps model $(BUILD)/rel/sim/garun ## Replay the default workload (report), then co-simulate it through the RTL
 	$(BUILD)/rel/sim/garun
@@ -115,13 +135,14 @@ TEST_FULL_HW := gatesim fpga-sim fpga-sim-sys fpga-quick sys-rtl-check cosim-sys
 # The first failing step stops make test (make -k test too: no step runs after a failed one). The chain
 # is drawn only when test or test-full is a goal, so make test-step/<step> runs that step alone.
 TEST_RUN := $(addprefix test-step/,$(TEST_STEPS))
-# Steps whose own make builds many independent files (the unit tests' objects, the corpus's nvcc
-# builds, the RTL flows' Yosys runs) run with -j$(TEST_JOBS), since `make test` itself is given no -j
+# Steps whose own make builds several independent files (the unit tests' objects, the corpus's nvcc
+# builds, the RTL flows' Yosys runs, the tools test-run, test-docs and test-rtl-replay run, each an
+# LTO link or a Verilated model) run with -j$(TEST_JOBS), since `make test` itself is given no -j
 # (CI runs plain `make test`): their prerequisites have every dependency stated, so the order does not
 # matter. The other steps are serial or run two at a time inside. scripts/run_tests.sh runs the unit
 # test binaries TEST_JOBS at a time too.
 TEST_JOBS ?= 2
-TEST_STEPS_PAR := test-model test-san eval-smoke rtl-check
+TEST_STEPS_PAR := test-model test-san test-run test-docs eval-smoke rtl-check test-rtl-replay
 test: deps $(TEST_RUN) ## What CI runs (see TEST_STEPS); 27 to 41 minutes measured on 2 idle cores from a clean clone, as the machine's speed varies; 35 min 53 s at 1a1957e on a slow day, against 39 min 22 s for ccb7b67 at about the same speed (make test-full: the rest)
 	@echo "make test: all suites passed"
 

@@ -90,7 +90,7 @@ $(BUILD)/$(1)/cudart:
 $(BUILD)/$(1)/tests/test_cudart.o: CFLAGS_BASE += -Iemu -Icudart -I$(CUDART_DIR)/gen
 $(BUILD)/$(1)/tests/test_cudart.o: $(CUDART_H) $(CUDART_DIR)/gen/gr_errenum.inc
 $(BUILD)/$(1)/tests/test_cudart: $(BUILD)/$(1)/tests/test_cudart.o $(patsubst %,$(BUILD)/$(1)/cudart/%.o,$(CUDART_UNIT))
-	$$(CC) $(2) $$^ $$(CHECK_LIBS) -o $$@
+	$$(CC) $(2) $$(TEST_LINK_$(1)) $$^ $$(CHECK_LIBS) -o $$@
 endef
 $(eval $(call cudart_unit_build,rel,$(OPT)))
 $(eval $(call cudart_unit_build,san,-O1 -g $(SAN)))

@@ -66,7 +66,7 @@ $(foreach t,$(EMU_TESTS),$(BUILD)/$(1)/tests/$(t).o): CFLAGS_BASE += $(EMU_INC)
 $(foreach t,$(EMU_TESTS),$(BUILD)/$(1)/tests/$(t).o): $(EMU_H)
 $(foreach t,$(EMU_TESTS),$(BUILD)/$(1)/tests/$(t)): $(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/tests/%.o \
     $(BUILD)/$(1)/libgaemu.a $(BUILD)/$(1)/libgaptx.a $(BUILD)/$(1)/libgatrace.a $(BUILD)/$(1)/libgamodel.a
-	$$(CC) $(2) $$^ $$(CHECK_LIBS) $(EMU_LIBS) -o $$@
+	$$(CC) $(2) $$(TEST_LINK_$(1)) $$^ $$(CHECK_LIBS) $(EMU_LIBS) -o $$@
 endef
 $(eval $(call emu_test_build,rel,$(OPT)))
 $(eval $(call emu_test_build,san,-O1 -g $(SAN)))

@@ -46,11 +46,11 @@ $(BUILD)/$(1)/eval/gawl: $(BUILD)/$(1)/eval/gawl.o $(BUILD)/$(1)/libgaeval.a $(B
 $(foreach t,$(EVAL_TESTS),$(BUILD)/$(1)/tests/$(t).o): CFLAGS_BASE += $(EVAL_INC)
 $(foreach t,$(EVAL_TESTS),$(BUILD)/$(1)/tests/$(t).o): $(EVAL_H)
 $(foreach t,$(EVAL_TESTS),$(BUILD)/$(1)/tests/$(t)): $(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/tests/%.o $(patsubst tests/%.c,$(BUILD)/$(1)/tests/%.o,$(TEST_COMMON)) $(BUILD)/$(1)/libgaeval.a $(BUILD)/$(1)/libgamodel.a
-	$$(CC) $(2) $$^ $$(CHECK_LIBS) -lm -o $$@
+	$$(CC) $(2) $$(TEST_LINK_$(1)) $$^ $$(CHECK_LIBS) -lm -o $$@
 $(foreach t,$(EVAL_TRACE_TESTS),$(BUILD)/$(1)/tests/$(t).o): CFLAGS_BASE += $(EVAL_INC) -Isim/trace -Isim
 $(foreach t,$(EVAL_TRACE_TESTS),$(BUILD)/$(1)/tests/$(t).o): $(EVAL_H) $(wildcard sim/trace/*.h)
 $(foreach t,$(EVAL_TRACE_TESTS),$(BUILD)/$(1)/tests/$(t)): $(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/tests/%.o $(patsubst tests/%.c,$(BUILD)/$(1)/tests/%.o,$(TEST_COMMON)) $(BUILD)/$(1)/eval/ga_sweep.o $(BUILD)/$(1)/libgaeval.a $(BUILD)/$(1)/libgatrace.a $(BUILD)/$(1)/libgamodel.a
-	$$(CC) $(2) $$^ $$(CHECK_LIBS) -lz -lm -o $$@
+	$$(CC) $(2) $$(TEST_LINK_$(1)) $$^ $$(CHECK_LIBS) -lz -lm -o $$@
 endef
 $(eval $(call eval_build,rel,$(OPT)))
 $(eval $(call eval_build,san,-O1 -g $(SAN)))

@@ -31,7 +31,7 @@ define ptx_test_build
 $(foreach t,$(PTX_TESTS),$(BUILD)/$(1)/tests/$(t).o): CFLAGS_BASE += -Iptx
 $(foreach t,$(PTX_TESTS),$(BUILD)/$(1)/tests/$(t).o): $(PTX_H)
 $(foreach t,$(PTX_TESTS),$(BUILD)/$(1)/tests/$(t)): $(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/tests/%.o $(BUILD)/$(1)/libgaptx.a
-	$$(CC) $(2) $$^ $$(CHECK_LIBS) -lm -o $$@
+	$$(CC) $(2) $$(TEST_LINK_$(1)) $$^ $$(CHECK_LIBS) -lm -o $$@
 endef
 $(eval $(call ptx_test_build,rel,$(OPT)))
 $(eval $(call ptx_test_build,san,-O1 -g $(SAN)))
@@ -90,7 +90,7 @@ $(BUILD)/$(1)/ptx/gaptx: $(BUILD)/$(1)/ptx/gaptx.o $(BUILD)/$(1)/libgaptx.a
 $(foreach t,$(GAPTX_TESTS),$(BUILD)/$(1)/tests/$(t).o): CFLAGS_BASE += -Iptx
 $(foreach t,$(GAPTX_TESTS),$(BUILD)/$(1)/tests/$(t).o): $(PTX_H) tests/ptx_fixture.h
 $(foreach t,$(GAPTX_TESTS),$(BUILD)/$(1)/tests/$(t)): $(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/tests/%.o $(BUILD)/$(1)/libgaptx.a
-	$$(CC) $(2) $$^ $$(CHECK_LIBS) -lm -o $$@
+	$$(CC) $(2) $$(TEST_LINK_$(1)) $$^ $$(CHECK_LIBS) -lm -o $$@
 endef
 $(eval $(call gaptx_build,rel,$(OPT)))
 $(eval $(call gaptx_build,san,-O1 -g $(SAN)))

@@ -26,7 +26,7 @@ $(foreach t,$(GATRACE_TOOLS),$(BUILD)/$(1)/sim/$(t)): $(BUILD)/$(1)/sim/%: $(BUI
 $(BUILD)/$(1)/tests/test_trace.o $(BUILD)/$(1)/tests/test_accelsim.o: CFLAGS_BASE += -Isim
 $(BUILD)/$(1)/tests/test_trace.o $(BUILD)/$(1)/tests/test_accelsim.o: $(GATRACE_H)
 $(BUILD)/$(1)/tests/test_trace $(BUILD)/$(1)/tests/test_accelsim: $(BUILD)/$(1)/tests/%: $(BUILD)/$(1)/tests/%.o $(patsubst tests/%.c,$(BUILD)/$(1)/tests/%.o,$(TEST_COMMON)) $(BUILD)/$(1)/libgatrace.a $(BUILD)/$(1)/libgamodel.a
-	$$(CC) $(2) $$^ $$(CHECK_LIBS) $(GATRACE_LIBS) -o $$@
+	$$(CC) $(2) $$(TEST_LINK_$(1)) $$^ $$(CHECK_LIBS) $(GATRACE_LIBS) -o $$@
 endef
 $(eval $(call gatrace_build,rel,$(OPT)))
 $(eval $(call gatrace_build,san,-O1 -g $(SAN)))
