@@ -61,16 +61,13 @@ $(APPS_DIR):
 	mkdir -p $@
 
 # The program. After linking: the fatbinary must hold the PTX as text (.version and .target lines)
-# and the program must import libcudart.so.13, or the replacement runtime cannot run it.
-# Compiled (-c, through ccache when there is one: a clean clone on a machine that built the corpus
-# before takes the objects from the cache) and linked in two nvcc calls with the same flags; the
-# object is kept only until the link.
-APPS_CCACHE     := $(shell command -v ccache 2>/dev/null)
+# and the program must import libcudart.so.13, or the replacement runtime cannot run it. (Not through
+# ccache as the C builds are: with -lineinfo nvcc writes the source's absolute path into the PTX's
+# .file lines, so an object cached from another clone carries that clone's path; check_corpus.sh's
+# comparison with the .ptx caught it.)
 $(APPS_BIN): $(APPS_DIR)/%: apps/%.cu $(APPS_HDR) mk/apps.mk | $(APPS_DIR)
-	@rm -f $@.tmp $@.part.o
-	$(APPS_CCACHE) $(NVCC) $(APPS_BIN_FLAGS) $(APPS_WARN) -c $< -o $@.part.o || { rm -f $@.part.o; exit 1; }
-	$(NVCC) $(APPS_BIN_FLAGS) $(APPS_WARN) $@.part.o -o $@.tmp || { rm -f $@.part.o $@.tmp; exit 1; }
-	@rm -f $@.part.o
+	@rm -f $@.tmp
+	$(NVCC) $(APPS_BIN_FLAGS) $(APPS_WARN) $< -o $@.tmp || { rm -f $@.tmp; exit 1; }
 	@if ! grep -a -q '^\.version [0-9]' $@.tmp || ! grep -a -q '^\.target sm_' $@.tmp; then \
 	  echo "$@: the fatbinary holds no plain PTX text: build with $(APPS_NEEDED)" \
 	       "(nvcc 13 compresses device code unless -no-compress and a compute_XX PTX target are given)"; \
