@@ -98,8 +98,8 @@ EMU_RTL_VDIR  := $(BUILD)/verilator/$(EMU_RTL_CFG)-pic
 EMU_RTL_CLASS := Vga_mlu_$(subst -,_,$(EMU_RTL_CFG))_pic
 emu_rtl_w = $(word $(1),$(subst _, ,$(EMU_RTL_CFG)))
 # the files of rtl/ga_mlu.f (read by mk/rtl.mk)
-EMU_RTL_SV    := $(abspath $(RTL_SRC))
-EMU_RTL_VLT   := $(abspath $(wildcard rtl/*.vlt))
+EMU_RTL_SV    := $(RTL_SRC)
+EMU_RTL_VLT   := $(wildcard rtl/*.vlt)
 
 # The model depends on its command stamp ($(STAMP_DIR)/vl-emu.cmd, mk/deps.mk), not on this makefile.
 EMU_RTL_VL    = $(VL_SIM) --cc -Wall --assert --top-module ga_mlu -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache \

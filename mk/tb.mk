@@ -71,12 +71,15 @@ TB_VL_FLAGS     := --cc -Wall --assert --top-module ga_mlu -MAKEFLAGS OPT_FAST=-
 # TB_RTL: the RTL directory (the mutation demo points it at a mutated copy).
 TB_RTL       ?= rtl
 # The files of rtl/ga_mlu.f (ga_mlu models) and of rtl/ga_mlu.f + rtl/ga_system.f (ga_system models),
-# taken from TB_RTL, with its include directory (ga_pkg.sv includes the generated ga_isa.svh).
-TB_RTL_SRC      := $(abspath $(patsubst $(RTL_DIR)/%,$(TB_RTL)/%,$(RTL_SRC)))
-TB_SYS_RTL_SRC  := $(abspath $(patsubst $(RTL_DIR)/%,$(TB_RTL)/%,$(RTL_SYS_SRC)))
-TB_RTL_INC      := -I$(abspath $(TB_RTL))
-TB_RTL_DEPS     := $(abspath $(TB_RTL)/ga_isa.svh) $(RTL_F) $(RTL_SYS_F)
-TB_RTL_VLT      := $(abspath $(wildcard $(TB_RTL)/*.vlt))
+# taken from TB_RTL, with its include directory (ga_pkg.sv includes the generated ga_isa.svh). Named
+# relative to the repository root, where Verilator runs: it writes the names into the C++ it generates
+# (assertion messages), so with absolute names every clone's C++ differed and ccache (OBJCACHE) never
+# hit in a fresh clone.
+TB_RTL_SRC      := $(patsubst $(RTL_DIR)/%,$(TB_RTL)/%,$(RTL_SRC))
+TB_SYS_RTL_SRC  := $(patsubst $(RTL_DIR)/%,$(TB_RTL)/%,$(RTL_SYS_SRC))
+TB_RTL_INC      := -I$(TB_RTL)
+TB_RTL_DEPS     := $(TB_RTL)/ga_isa.svh $(RTL_F) $(RTL_SYS_F)
+TB_RTL_VLT      := $(wildcard $(TB_RTL)/*.vlt)
 TB_C_SRC     := $(sort $(wildcard tb/cosim/*.c))
 TB_H         := $(wildcard tb/cosim/*.h tb/shim/*.h cmodel/*.h)
 # -MMD -MP (DEPFLAGS, mk/deps.mk): each object's .d lists the headers it includes, read back by mk/deps.mk.
