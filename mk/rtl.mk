@@ -184,11 +184,13 @@ icarus-smoke: ## Icarus smoke test: tb/icarus/ga_smoke_tb.sv drives ga_mlu, self
 	     ! grep -q "^PASS" $(RTL_BUILD)/ga_smoke.log; then \
 	    echo "icarus-smoke: FAILED"; exit 1; fi
 
-# The same smoke test under Verilator with --assert: the RTL assertions run in Verilator as well.
+# The same smoke test under Verilator with --assert: the RTL assertions run in Verilator as well. Its
+# C++ compiles through ccache (the sources are named relative to the repository root, so a fresh
+# clone's generated C++ is the same).
 rtl-vsmoke: ## The smoke test under Verilator --timing --assert (RTL assertions live)
 	@mkdir -p $(RTL_BUILD)
 	@rm -rf $(RTL_BUILD)/vsmoke
-	@$(VERILATOR) --binary --timing --assert -Wno-lint -Wno-style -j 2 -Mdir $(RTL_BUILD)/vsmoke \
+	@$(VERILATOR) --binary --timing --assert -Wno-lint -Wno-style -j 2 -MAKEFLAGS OBJCACHE=ccache -Mdir $(RTL_BUILD)/vsmoke \
 	  --top-module ga_smoke_tb $(RTL_INC) $(RTL_WAIVER) $(RTL_SRC) $(RTL_SMOKE) > $(RTL_BUILD)/vsmoke.log 2>&1 \
 	  || { tail -30 $(RTL_BUILD)/vsmoke.log; exit 1; }
 	@$(RTL_BUILD)/vsmoke/Vga_smoke_tb > $(RTL_BUILD)/vsmoke-run.log 2>&1; rc=$$?; \
