@@ -30,7 +30,7 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L
 # The optimised build's objects carry both LTO bytecode and machine code (-ffat-lto-objects): the tools
 # (gasim, garun, gaeval, gaptx, ...) link with LTO; the unit-test binaries link the machine code
-# without it (TEST_LINK_rel), since an LTO link of the interpreter alone took 34 s of CPU and the 45
+# without it (TEST_LINK_rel), since an LTO link of the interpreter alone took 34 s of CPU and the 25
 # test binaries' links 177 s of test-model's (measured 2026-11-28, one at a time on the 2-core
 # machine). The LTO code is exercised by every step that runs the tools (test-run, test-docs,
 # eval-smoke, test-sw); the sanitized build (-O1, no LTO) links its tests as before.
@@ -143,7 +143,7 @@ TEST_RUN := $(addprefix test-step/,$(TEST_STEPS))
 # test binaries TEST_JOBS at a time too.
 TEST_JOBS ?= 2
 TEST_STEPS_PAR := test-model test-san test-run test-docs eval-smoke rtl-check test-rtl-replay
-test: deps $(TEST_RUN) ## What CI runs (see TEST_STEPS); 27 to 41 minutes measured on 2 idle cores from a clean clone, as the machine's speed varies; 35 min 53 s at 1a1957e on a slow day, against 39 min 22 s for ccb7b67 at about the same speed (make test-full: the rest)
+test: deps $(TEST_RUN) ## What CI runs (see TEST_STEPS); its time from clean clones on 2 idle cores: README.md, How long make test takes (make test-full: the rest)
 	@echo "make test: all suites passed"
 
 .PHONY: $(TEST_RUN)

@@ -86,7 +86,8 @@ RTL_LINT_CFGS := \
 # Yosys generic synthesis runs: name, top, chparam arguments. The 32-lane runs (ga_mlu: minutes;
 # ga_check: about 2 minutes) are kept out of rtl-check (target rtl-yosys-big); rtl-check synthesises
 # ga_check at 5 lanes, which takes the same generate paths with a lane count that is no power of two.
-RTL_YOSYS_RUNS := mlb8 mlb16t16 check1 check5t16 check1e walker7 walker16 mlu-t7e8l1 mlu-t16e16l1
+# The largest first: make -j starts them in this order, so the longest runs do not finish alone.
+RTL_YOSYS_RUNS := mlu-t16e16l1 mlu-t7e8l1 mlb16t16 mlb8 check5t16 walker7 walker16 check1 check1e
 RTL_YOSYS_BIG  := check32t16 mlu-t7e8l32
 rtl_ys_top_mlb8          := ga_mlb
 rtl_ys_par_mlb8          := -set Entries 8 -set TagBits 7
