@@ -17,11 +17,13 @@ BUILD   ?= build
 # flags, not on the clone's directory (CCACHE_BASEDIR, CCACHE_NOHASHDIR: objects' debug information
 # then names the directory of the clone that first compiled them). The Verilated models use ccache
 # through Verilator's OBJCACHE (mk/tb.mk).
+# $(call ccache_or,NAME): ccache's NAME where Debian's ccache package installed it, else NAME itself.
+ccache_or = $(if $(wildcard /usr/lib/ccache/$(1)),/usr/lib/ccache/$(1),$(1))
 ifeq ($(origin CC),default)
-CC      := $(if $(wildcard /usr/lib/ccache/cc),/usr/lib/ccache/cc,cc)
+CC      := $(call ccache_or,cc)
 endif
 ifeq ($(origin CXX),default)
-CXX     := $(if $(wildcard /usr/lib/ccache/c++),/usr/lib/ccache/c++,c++)
+CXX     := $(call ccache_or,c++)
 endif
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1

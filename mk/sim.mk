@@ -35,7 +35,7 @@ $(eval $(call gatrace_build,san,-O1 -g $(SAN)))
 # The fuzzer: clang's libFuzzer with ASan + UBSan (Debian: clang, libclang-rt-14-dev). The model and
 # the trace library are compiled again with the fuzzer's instrumentation into $(BUILD)/fuzz/, through
 # ccache as the other C builds are (the Makefile's CC).
-FUZZ_CC       ?= $(if $(wildcard /usr/lib/ccache/clang),/usr/lib/ccache/clang,clang)
+FUZZ_CC       ?= $(call ccache_or,clang)
 FUZZ_SECONDS  ?= 60
 FUZZ_SMOKE_SECONDS ?= 25
 FUZZ_JOBS     ?= 1
