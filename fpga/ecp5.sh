@@ -11,7 +11,9 @@
 # the Yosys of every other flow (iCE40, formal, lint).
 # nextpnr routes with ECP5_ROUTER (router1, nextpnr's default and this script's, or router2);
 # ECP5_ROUTE_MIN > 0 stops it after that many minutes (result.txt then says so and keeps nextpnr's
-# estimate after placement); 0, the default, waits.
+# estimate after placement); 0, the default, waits. ECP5_PLACER chooses nextpnr's placer (heap, its
+# default and this script's, static or sa). ECP5_HEATMAP=1 has router2 write its congestion maps to
+# OUT/NAME/heat_*.csv, one per iteration, for fpga/ecp5/congestion.py (docs/fpga.md §11.3).
 set -u
 name=$1 device=$2 package=$3 speed=$4 mhz=$5 top=$6 params=$7 lpf=$8 out=$9 seed=${10:-1}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,8 +35,24 @@ cd "$root" || exit 1
 out=$(realpath --relative-to=. "$out")
 lpf=$(realpath --relative-to=. "$lpf")
 dir="$out/$name"
+# The place-and-route settings, checked before the synthesis is spent.
+router=${ECP5_ROUTER:-router1}
+route_min=${ECP5_ROUTE_MIN:-0}
+case "$router" in router1|router2) ;; *) echo "ecp5.sh: ECP5_ROUTER=$router: router1 or router2"; exit 2;; esac
+placer=${ECP5_PLACER:-heap}
+case "$placer" in heap|static|sa) ;; *) echo "ecp5.sh: ECP5_PLACER=$placer: heap, static or sa"; exit 2;; esac
+heat=0
+case "${ECP5_HEATMAP:-0}" in
+    0) ;;
+    1) [ "$router" = router2 ] || { echo "ecp5.sh: ECP5_HEATMAP=1 needs ECP5_ROUTER=router2"; exit 2; }
+       heat=1;;
+    *) echo "ecp5.sh: ECP5_HEATMAP=${ECP5_HEATMAP}: 0 or 1"; exit 2;;
+esac
+case "$route_min" in ''|*[!0-9]*) echo "ecp5.sh: ECP5_ROUTE_MIN=$route_min: a whole number of minutes"; exit 2;; esac
 rm -rf "$dir"
 mkdir -p "$dir"
+extra=()
+[ "$heat" = 1 ] && extra=(--router2-heatmap "$dir/heat")
 # rtl/ga_mlu.f and rtl/ga_system.f (ga_pkg.sv includes ga_isa.svh, found next to it), then the boards'
 srcs="$(cat rtl/ga_mlu.f rtl/ga_system.f) fpga/ecp5/ga_ecp5_probe.sv
       fpga/rtl/ga_uart_rx.sv fpga/rtl/ga_uart_tx.sv fpga/rtl/ga_board_mem.sv
@@ -55,10 +73,6 @@ if ! "$yosys" -q -l "$dir/synth.log" "$dir/synth.ys" >/dev/null 2>&1; then
     echo "ecp5.sh: $name: synthesis failed ($dir/synth.log)"; tail -5 "$dir/synth.log"; exit 1
 fi
 t1=$(date +%s)
-router=${ECP5_ROUTER:-router1}
-route_min=${ECP5_ROUTE_MIN:-0}
-case "$router" in router1|router2) ;; *) echo "ecp5.sh: ECP5_ROUTER=$router: router1 or router2"; exit 2;; esac
-case "$route_min" in ''|*[!0-9]*) echo "ecp5.sh: ECP5_ROUTE_MIN=$route_min: a whole number of minutes"; exit 2;; esac
 # One nextpnr call: placing, writing the placed netlist and routing it in a second call gave another
 # (lower) post-route Fmax for the same placement (59.52 against 65.23 MHz for orangecrab_m8_va16).
 # With ECP5_ROUTE_MIN the call is stopped after that many minutes; the log then ends in routing and
@@ -67,7 +81,7 @@ case "$route_min" in ''|*[!0-9]*) echo "ecp5.sh: ECP5_ROUTE_MIN=$route_min: a wh
 if [ "$route_min" -gt 0 ]; then to=(timeout "${route_min}m"); else to=(); fi
 "${to[@]}" "$pnr" --$device --package "$package" --speed "$speed" --json "$dir/$name.json" --lpf "$lpf" \
     --textcfg "$dir/$name.config" --freq "$mhz" --timing-allow-fail --seed "$seed" --router "$router" \
-    --report "$dir/report.json" >"$dir/pnr.log" 2>&1
+    --placer "$placer" --report "$dir/report.json" "${extra[@]}" >"$dir/pnr.log" 2>&1
 rc=$?
 routed=yes
 if [ $rc -eq 124 ]; then
@@ -90,5 +104,5 @@ fi
 t3=$(date +%s)
 python3 fpga/ecp5/result.py "$out" "$name" "name=$name" "device=$device" "package=$package" \
     "speed=$speed" "top=$top" "params=$params" "mhz=$mhz" "seed=$seed" "fits=$fits" "bitstream=$bit" \
-    "router=$router" "routed=$routed" "synth_s=$((t1 - t0))" "pnr_s=$((t2 - t1))" "pack_s=$((t3 - t2))" \
+    "router=$router" "placer=$placer" "routed=$routed" "synth_s=$((t1 - t0))" "pnr_s=$((t2 - t1))" "pack_s=$((t3 - t2))" \
     "tools=$("$yosys" -V 2>/dev/null | head -1 | cut -d'(' -f1)/ $("$pnr" --version 2>&1 | tail -1)"

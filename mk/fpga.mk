@@ -284,6 +284,8 @@ ECP5_SEED         ?= 1
 # in minutes (0: none; a stopped pass leaves the placement estimate in result.txt): docs/fpga.md §11.2.
 # ECP5_ROUTER unset: router2 for the 85F builds (router1 did not converge on them in an hour, router2
 # routed the 32-lane unit in 10 minutes), router1 for the OrangeCrab builds (their figures in §11.3).
+# fpga/ecp5.sh also reads ECP5_PLACER (heap, the default, static or sa) and ECP5_HEATMAP=1 (router2's
+# congestion maps in the build's directory, for fpga/ecp5/congestion.py): §11.2, §11.3.
 ECP5_ROUTER       ?=
 ECP5_ROUTE_MIN    ?= 0
 ECP5_ROUTER2_BUILDS := ulx3s_m16_l16 ulx3s_m16_l32_rc probe_mlu_m16_l32 probe_mlu_m16_l32_rc probe_sys4_m16_l4 probe_sys4_m16_l4_rc ulx3s_sys4_m16_l4 ulx3s_sys4_m16_l2 \
@@ -316,6 +318,7 @@ fpga-ecp5: ## ECP5 builds (ULX3S 85F, OrangeCrab 25F, the goal unit and system a
 	@for b in $(ECP5_BUILDS); do sed -n 's/^\(name\|fits\|lut4\|ff\|ebr\|dsp\|fmax_mhz\|timing\|pnr_s\)=/\1=/p' $(ECP5_DIR)/$$b/result.txt | paste -sd' '; done
 
 fpga-ecp5-quick: ## CI (make test-hw): the smallest ECP5 build (OrangeCrab 25F, 8 entries, 16-bit VA): synthesis, place and route, bitstream (~2 min)
+	@python3 fpga/ecp5/congestion.py --self-test
 	@$(MAKE) --no-print-directory $(foreach b,$(ECP5_BUILDS_QUICK),$(ECP5_DIR)/$(b)/result.txt)
 	@for b in $(ECP5_BUILDS_QUICK); do \
 	  grep -q '^fits=yes' $(ECP5_DIR)/$$b/result.txt || { echo "fpga-ecp5-quick: $$b does not fit"; exit 1; }; \
