@@ -74,9 +74,11 @@ def summarize(rows, block):
     hot = [k for k, v in blocks.items() if peak and 2 * v >= peak]
     region = (min(k[0] for k in hot), max(k[0] for k in hot) + block - 1,
               min(k[1] for k in hot), max(k[1] for k in hot) + block - 1) if hot else None
+    inside = sum(cell(rows, x, y) for x in range(region[0], region[1] + 1)
+                 for y in range(region[2], region[3] + 1)) if region else 0
     return {'total': total, 'x': (min(xs), max(xs)) if xs else None,
             'y': (min(ys), max(ys)) if ys else None, 'blocks': blocks, 'width': width,
-            'region': region, 'region_sum': sum(v for k, v in blocks.items() if k in hot)}
+            'region': region, 'region_sum': inside}
 
 
 def src_line(src):
@@ -178,7 +180,7 @@ def self_test():
         buf = io.StringIO()
         s, inside = report(heat, placed, 4, 5, buf)
         text = buf.getvalue()
-        ok = (s['total'] == 16 * 9 + 20 and s['region'] == (8, 11, 4, 7)
+        ok = (s['total'] == 16 * 9 + 20 and s['region'] == (8, 11, 4, 7) and s['region_sum'] == 16 * 9
               and inside.most_common(1)[0] == ('rtl/hot.sv:42', 30) and inside['rtl/warm.sv:7'] == 10
               and 'rtl/cold.sv:3' not in inside and 'with a source line, 1 without' in text)
         bad = os.path.join(d, 'bad.csv')
