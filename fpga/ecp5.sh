@@ -41,18 +41,16 @@ route_min=${ECP5_ROUTE_MIN:-0}
 case "$router" in router1|router2) ;; *) echo "ecp5.sh: ECP5_ROUTER=$router: router1 or router2"; exit 2;; esac
 placer=${ECP5_PLACER:-heap}
 case "$placer" in heap|static|sa) ;; *) echo "ecp5.sh: ECP5_PLACER=$placer: heap, static or sa"; exit 2;; esac
-heat=0
+extra=()
 case "${ECP5_HEATMAP:-0}" in
     0) ;;
     1) [ "$router" = router2 ] || { echo "ecp5.sh: ECP5_HEATMAP=1 needs ECP5_ROUTER=router2"; exit 2; }
-       heat=1;;
+       extra=(--router2-heatmap "$dir/heat");;
     *) echo "ecp5.sh: ECP5_HEATMAP=${ECP5_HEATMAP}: 0 or 1"; exit 2;;
 esac
 case "$route_min" in ''|*[!0-9]*) echo "ecp5.sh: ECP5_ROUTE_MIN=$route_min: a whole number of minutes"; exit 2;; esac
 rm -rf "$dir"
 mkdir -p "$dir"
-extra=()
-[ "$heat" = 1 ] && extra=(--router2-heatmap "$dir/heat")
 # rtl/ga_mlu.f and rtl/ga_system.f (ga_pkg.sv includes ga_isa.svh, found next to it), then the boards'
 srcs="$(cat rtl/ga_mlu.f rtl/ga_system.f) fpga/ecp5/ga_ecp5_probe.sv
       fpga/rtl/ga_uart_rx.sv fpga/rtl/ga_uart_tx.sv fpga/rtl/ga_board_mem.sv

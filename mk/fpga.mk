@@ -317,7 +317,7 @@ fpga-ecp5: ## ECP5 builds (ULX3S 85F, OrangeCrab 25F, the goal unit and system a
 	@$(MAKE) --no-print-directory $(foreach b,$(ECP5_BUILDS),$(ECP5_DIR)/$(b)/result.txt)
 	@for b in $(ECP5_BUILDS); do sed -n 's/^\(name\|fits\|lut4\|ff\|ebr\|dsp\|fmax_mhz\|timing\|pnr_s\)=/\1=/p' $(ECP5_DIR)/$$b/result.txt | paste -sd' '; done
 
-fpga-ecp5-quick: ## CI (make test-hw): the smallest ECP5 build (OrangeCrab 25F, 8 entries, 16-bit VA): synthesis, place and route, bitstream (~2 min); congestion.py self-test
+fpga-ecp5-quick: ## CI (make test-hw): the smallest ECP5 build (OrangeCrab 25F, 8 entries, 16-bit VA): synthesis, place and route, bitstream (4 to 5 min measured 2026-11-28); congestion.py self-test
 	@python3 fpga/ecp5/congestion.py --self-test
 	@$(MAKE) --no-print-directory $(foreach b,$(ECP5_BUILDS_QUICK),$(ECP5_DIR)/$(b)/result.txt)
 	@for b in $(ECP5_BUILDS_QUICK); do \

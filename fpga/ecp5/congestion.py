@@ -22,6 +22,7 @@ Exit status: 0, or 2 with a message naming the file and the cause for a missing 
 import argparse
 import collections
 import csv
+import io
 import json
 import os
 import re
@@ -176,7 +177,6 @@ def self_test():
         placed = os.path.join(d, 'placed.json')
         with open(placed, 'w') as f:
             json.dump({'modules': {'top': {'cells': cells}}}, f)
-        import io
         buf = io.StringIO()
         s, inside = report(heat, placed, 4, 5, buf)
         text = buf.getvalue()
