@@ -47,6 +47,18 @@
 //                      computed from the registers alone, so that a FILL's age update waits for the
 //                      victim by two gate levels instead of an encoder, a multiplexer and a compare
 //                      (the FPGA builds, docs/fpga.md §5.4).
+//   ReadForm 0 | 1     how a hit's fields are returned (same function: the invariant RamCopy_A and
+//                      the lookups, proved by the formal jobs mlb4_inv_e2 and mlb4_lookup_e2).
+//                      0 (default): one-hot AND-OR multiplexers over the entry registers. 1: from
+//                      copies of the fields in small memories written by every FILL alongside the
+//                      registers and read by the hit's index (asynchronous reads, so distributed RAM
+//                      on the ECP5: TRELLIS_DPR16X4), one copy per read port (range: tb, size, loc;
+//                      location: tb, size). The registers stay the architectural state
+//                      and feed the comparators; with EndForm 2 nothing but the copies reads size_q,
+//                      so synthesis drops it. Invariant: every valid entry's copies equal its
+//                      registers (a FILL writes both; invalid entries' copies are never returned).
+//                      For the 16-entry full-width ECP5 builds, whose routing the entry registers'
+//                      16-to-1 multiplexers congest (docs/fpga.md §11.3).
 //
 // Interfaces: lookups are combinational and have no handshake. The update port is a command that
 // takes effect at the next rising edge, one command per cycle by construction; the top issues TOUCH
@@ -71,6 +83,7 @@ module ga_mlb #(
   parameter int Entries = 8,
   parameter int EndForm = 0,
   parameter int AgeForm = 0,
+  parameter int ReadForm = 0,
   localparam int IdxW = (Entries > 1) ? $clog2(Entries) : 1
 ) (
   input  logic                          clk_i,
@@ -111,14 +124,15 @@ module ga_mlb #(
   // Elaboration stops here in Verilator and Yosys; Icarus 11 has no elaboration-time $error in generate
   // blocks, so it stops at time 0 instead.
   localparam bit ParamsBad = (TagBits != 7 && TagBits != 16) || (Entries < 1) || (Entries > 64) ||
-                             (EndForm < 0) || (EndForm > 2) || (AgeForm != 0 && AgeForm != 1);
+                             (EndForm < 0) || (EndForm > 2) || (AgeForm != 0 && AgeForm != 1) ||
+                             (ReadForm != 0 && ReadForm != 1);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm 0..2 and AgeForm 0 or 1");
+    if (ParamsBad) $fatal(1, "ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm 0..2, AgeForm 0 or 1 and ReadForm 0 or 1");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm 0..2 and AgeForm 0 or 1");
+    $error("ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm 0..2, AgeForm 0 or 1 and ReadForm 0 or 1");
   end
 `endif
 
@@ -135,6 +149,15 @@ module ga_mlb #(
   // not (reset: 0 + 0; a FILL writes the three together; nothing else writes tb or size).
   /* verilator lint_off UNUSEDSIGNAL */                   // read by M3 only with EndForm 2
   logic [Entries*65-1:0]   end_q;
+  /* verilator lint_on UNUSEDSIGNAL */
+  // ReadForm 1: the copies of the fields a hit returns (gen_read_ram below), entry i at word i;
+  // neither written nor read with ReadForm 0. Declared here so that the formal properties see them.
+  /* verilator lint_off UNUSEDSIGNAL */
+  /* verilator lint_off UNDRIVEN */
+  logic [63:0] ram_tb   [Entries];
+  logic [63:0] ram_size [Entries];
+  logic [63:0] ram_loc  [Entries];
+  /* verilator lint_on UNDRIVEN */
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------------------------
@@ -205,14 +228,32 @@ module ga_mlb #(
 
   assign rng_hit_o  = |rng_match;
   assign rng_idx_o  = onehot_idx(rng_first);
-  assign rng_tb_o   = onehot_mux64(rng_first, tb_q);
-  assign rng_size_o = onehot_mux64(rng_first, size_q);
-  assign rng_loc_o  = onehot_mux64(rng_first, loc_q);
-
   assign loc_hit_o  = |loc_match;
   assign loc_idx_o  = onehot_idx(loc_first);
-  assign loc_tb_o   = onehot_mux64(loc_first, tb_q);
-  assign loc_size_o = onehot_mux64(loc_first, size_q);
+
+  if (ReadForm == 0) begin : gen_read_mux
+    assign rng_tb_o   = onehot_mux64(rng_first, tb_q);
+    assign rng_size_o = onehot_mux64(rng_first, size_q);
+    assign rng_loc_o  = onehot_mux64(rng_first, loc_q);
+    assign loc_tb_o   = onehot_mux64(loc_first, tb_q);
+    assign loc_size_o = onehot_mux64(loc_first, size_q);
+  end else begin : gen_read_ram
+    // The copies (declared above): written by a FILL at the edge that writes the victim's
+    // registers, never reset (an invalid entry's copy is never returned: a miss returns zeros). One
+    // memory per field; synthesis gives each read port its own copy of the memory.
+    always_ff @(posedge clk_i) begin
+      if (upd_op_i == ga_pkg::MLB_FILL) begin
+        ram_tb[fill_idx_o]   <= upd_tb_i;
+        ram_size[fill_idx_o] <= upd_size_i;
+        ram_loc[fill_idx_o]  <= upd_loc_i;
+      end
+    end
+    assign rng_tb_o   = {64{rng_hit_o}} & ram_tb[rng_idx_o];
+    assign rng_size_o = {64{rng_hit_o}} & ram_size[rng_idx_o];
+    assign rng_loc_o  = {64{rng_hit_o}} & ram_loc[rng_idx_o];
+    assign loc_tb_o   = {64{loc_hit_o}} & ram_tb[loc_idx_o];
+    assign loc_size_o = {64{loc_hit_o}} & ram_size[loc_idx_o];
+  end
 
   // Fill victim (spec §6.3): the lowest valid entry already at this location, else the lowest
   // invalid entry, else the least recently used one (age N-1).
@@ -405,6 +446,17 @@ module ga_mlb #(
           begin : EndStored_A
             assert (end_q[i*65 +: 65] == {1'b0, {TagBits{1'b0}}, tb_q[i*64 +: V]} + {1'b0, size_q[i*64 +: 64]})
               else $error("EndStored_A: entry %0d end %h", i, end_q[i*65 +: 65]);
+          end
+        end
+      end
+      // ReadForm 1: every valid entry's copies are its fields (the invariant above the copies).
+      if (ReadForm != 0) begin
+        for (int i = 0; i < Entries; i++) begin
+          begin : RamCopy_A
+            assert (!valid_q[i] || (ram_tb[i] == tb_q[i*64 +: 64] && ram_size[i] == size_q[i*64 +: 64] &&
+                                    ram_loc[i] == loc_q[i*64 +: 64]))
+              else $error("RamCopy_A: entry %0d copy tb %h size %h loc %h", i, ram_tb[i], ram_size[i],
+                          ram_loc[i]);
           end
         end
       end

@@ -57,6 +57,9 @@
 //                         one-hot: the same function, fewer gate levels after a fill's victim).
 //                         2: as 1, and the MLB stores each entry's end bound at fill (ga_mlb
 //                         EndForm 2: no adder on the range lookup, 65 flip-flops per entry)
+//   ReadForm    0 | 1     ga_mlb's ReadForm: 0 (default) a hit's fields through multiplexers over
+//                         the entry registers; 1 from copies in distributed RAM read by the hit's
+//                         index (the same function; the 16-entry ECP5 builds, docs/fpga.md §11.3)
 //   RegLookup   0 | 1     0 (default): the accept stage of §3.4, lookup + check + response in the
 //                         accepting cycle. 1: the lookup is registered. The accepting cycle only makes
 //                         the MLB lookups and registers their results with the request (lk_*); the
@@ -102,6 +105,7 @@ module ga_mlu #(
   parameter int HwOnly     = 1,
   parameter int HasIndex   = 1,
   parameter int EndForm    = 0,
+  parameter int ReadForm   = 0,
   parameter int RegLookup  = 0,
   parameter int RegCheck   = 0
 ) (
@@ -191,14 +195,15 @@ module ga_mlu #(
   localparam bit ParamsBad = (TagBits != 7 && TagBits != 16) || (MlbEntries < 1) ||
                              (MlbEntries > 64) || (Lanes < 1) || (Lanes > 32) || (IdW < 1) ||
                              (IdW > 16) || (RegCheck < 0) || (RegCheck > 3) ||
-                             (RegCheck != 0 && RegLookup == 0) || (EndForm < 0) || (EndForm > 2);
+                             (RegCheck != 0 && RegLookup == 0) || (EndForm < 0) || (EndForm > 2) ||
+                             (ReadForm != 0 && ReadForm != 1);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2");
+    if (ParamsBad) $fatal(1, "ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, ReadForm 0|1");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2");
+    $error("ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, ReadForm 0|1");
   end
 `endif
 
@@ -538,7 +543,8 @@ module ga_mlu #(
     .TagBits (TagBits),
     .Entries (MlbEntries),
     .EndForm (EndForm),
-    .AgeForm (EndFormCw)
+    .AgeForm (EndFormCw),
+    .ReadForm(ReadForm)
   ) u_mlb (
     .clk_i,
     .rst_ni,

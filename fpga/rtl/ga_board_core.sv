@@ -42,6 +42,9 @@
 //                         the bounds check against the end bound base + size: the same functions with
 //                         fewer and shorter carry chains (docs/fpga.md §5.4); 2 also stores each MLB
 //                         entry's end bound at fill (no adder on the range lookup; docs/fpga.md §11.3)
+//   ReadForm              ga_mlu's ReadForm: 0 (default) the MLB returns a hit's fields through
+//                         multiplexers; 1 from copies in distributed RAM (ECP5 builds only: the
+//                         iCE40 has no asynchronous-read RAM; docs/fpga.md §11.3)
 //   RegLookup             ga_mlu's RegLookup: 1 (the board's default) registers the MLB lookup before the
 //                         check; every operation answers one cycle later (docs/fpga.md §5.4)
 //   RegCheck              ga_mlu's RegCheck, 0 .. 3 (> 0 needs RegLookup 1): 0 (the default) a
@@ -78,6 +81,7 @@ module ga_board_core #(
   parameter int MdKeep     = 32,
   parameter int HwOnlyMode = 1,
   parameter int EndForm    = 1,
+  parameter int ReadForm   = 0,
   parameter int RegLookup  = 1,
   parameter int RegCheck   = 0,
   parameter int NumSms     = 1,
@@ -342,6 +346,7 @@ module ga_board_core #(
     .Lanes      (Lanes),
     .IdW        (1),
     .EndForm    (EndForm),
+    .ReadForm   (ReadForm),
     .HwOnly     ((HwOnlyMode != 0) ? 1 : 0),
     .HasIndex   (0),      // no INDEX walker on the boards: LAYOUT = 3 is CFG_ERROR (docs/fpga.md)
     .RegLookup  (RegLookup),
@@ -514,6 +519,7 @@ module ga_board_core #(
     .HwOnly     ((HwOnlyMode != 0) ? 1 : 0),
     .HasIndex   (0),      // no INDEX walker on the boards: LAYOUT = 3 is CFG_ERROR (docs/fpga.md)
     .EndForm    (EndForm),
+    .ReadForm   (ReadForm),
     .RegLookup  (RegLookup),
     .RegCheck   (RegCheck)
   ) u_sys (

@@ -16,6 +16,8 @@
 //   AgePerm_A       ages are a permutation of 0..N-1 (spec §6.1); AgeOnto_A every age is held
 //   OneLoc_A        at most one valid entry holds any location (spec §6.3 rule 1)
 //   EndStored_A     EndForm 2: every entry's stored end bound is its base + size
+//   RamCopy_A       ReadForm 1: every valid entry's copies (ram_tb, ram_size, ram_loc) equal its
+//                   registers, so the lookups below return the registers' fields
 //   LocLookup_A     the location lookup hits exactly when a valid entry holds loc_i, and returns it
 //   RngLookup_A     the range lookup hits exactly when a valid entry matches (M1..M3), returns the
 //                   lowest one; RngHitCovers_A: what it returns covers the address on exact integers
@@ -102,13 +104,19 @@
   // ---------------------------------------------------------------------------------------------
   // Per entry / per pair facts, folded into one named assertion each (Yosys 0.23 gives a label
   // inside a loop no per-iteration name).
-  logic f_age_range_ok, f_age_perm_ok, f_age_onto_ok, f_one_loc_ok, f_end_ok;
+  logic f_age_range_ok, f_age_perm_ok, f_age_onto_ok, f_one_loc_ok, f_end_ok, f_ram_ok;
   logic [Entries-1:0] f_age_held;             // f_age_held[v]: some entry has age v
   always @(*) begin
     f_end_ok       = 1'b1;                    // EndForm 2: every stored end is base + size
     for (int i = 0; i < Entries; i++) begin
       if (EndForm == 2 && end_q[i*65 +: 65] !=
           {1'b0, tb_q[i*64 +: 64] & FvVaMask} + {1'b0, size_q[i*64 +: 64]}) f_end_ok = 1'b0;
+    end
+    f_ram_ok       = 1'b1;                    // ReadForm 1: a valid entry's copies are its fields
+    for (int i = 0; i < Entries; i++) begin
+      if (ReadForm != 0 && valid_q[i] &&
+          (ram_tb[i] != tb_q[i*64 +: 64] || ram_size[i] != size_q[i*64 +: 64] ||
+           ram_loc[i] != loc_q[i*64 +: 64])) f_ram_ok = 1'b0;
     end
     f_age_range_ok = 1'b1;
     f_age_perm_ok  = 1'b1;
@@ -144,6 +152,7 @@
       AgeOnto_A:  `GA_MLB_INV (f_age_onto_ok);
       OneLoc_A:   `GA_MLB_INV (f_one_loc_ok);     // no location held twice (spec §6.3)
       EndStored_A: `GA_MLB_INV (f_end_ok);        // EndForm 2: end_q = base + size, every entry
+      RamCopy_A:   `GA_MLB_INV (f_ram_ok);        // ReadForm 1: valid entries' copies = registers
     end
   end
 `undef GA_MLB_INV

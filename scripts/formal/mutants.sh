@@ -28,6 +28,9 @@ mlb_lt_le|ga_mlb.sv|mlb8_lookup|s/assign covers = (rng_va >= ebase) \&\& (off < 
 mlb_no_tag|ga_mlb.sv|mlb8_lookup|s/\&\& (tb_q\[i\*64 + V +: TagBits\] == rng_tag) \&\& covers;/\&\& covers;/|MLB range match without the tag compare (M2)
 mlb_end2_le|ga_mlb.sv|mlb4_lookup_e2|s/({1'b0, rng_va} < end_q\[i\*65 +: 65\]);/({1'b0, rng_va} <= end_q[i*65 +: 65]);/|EndForm 2: the range match against the stored end bound takes va = base + size (one byte past the end hits)
 mlb_end2_store|ga_mlb.sv|mlb4_inv_e2|s/assign upd_end = {1'b0, {TagBits{1'b0}}, upd_tb_i\[V-1:0\]} + {1'b0, upd_size_i};/assign upd_end = {1'b0, upd_tb_i} + {1'b0, upd_size_i};/|EndForm 2: the stored end bound is computed from the tagged base (the tag not masked off)
+mlb_rd_write_field|ga_mlb.sv|mlb4_inv_e2|s/ram_size\[fill_idx_o\] <= upd_size_i;/ram_size[fill_idx_o] <= upd_tb_i;/|ReadForm 1: a FILL writes the wrong field into the size copy (the range and location hits return a wrong size)
+mlb_rd_read_port|ga_mlb.sv|mlb4_lookup_e2|s/assign rng_loc_o  = {64{rng_hit_o}} \& ram_loc\[rng_idx_o\];/assign rng_loc_o  = {64{rng_hit_o}} \& ram_loc[loc_idx_o];/|ReadForm 1: the range hit's location is read at the location lookup's index
+mlb_rd_no_gate|ga_mlb.sv|mlb4_lookup_e2|s/assign loc_tb_o   = {64{loc_hit_o}} \& ram_tb\[loc_idx_o\];/assign loc_tb_o   = ram_tb[loc_idx_o];/|ReadForm 1: a location miss returns entry 0's copy instead of zeros
 mlb_lru_skip|ga_mlb.sv|mlb8_next|/ga_pkg::MLB_TOUCH: begin/,/end/s/do_touch = 1'b1;/do_touch = 1'b0;/|LRU update skipped on a hit (TOUCH)
 mlb_inval_one|ga_mlb.sv|mlb8_next|s/valid_d = valid_q \& ~upd_match;/valid_d = valid_q \& ~(upd_match \& ~(Entries'(1) << (Entries - 1)));/|INVAL ignores the last entry
 mlb_fill_dup|ga_mlb.sv|mlb8_inv@4/1|s/if (.upd_match) begin/if (1'b0) begin/|fill ignores the same-location rule (a location held twice)

@@ -32,6 +32,7 @@ mutations=(
   "hw_freed_kind|t7_m8_l32|ga_mlu_hwseq.sv|s/c_kind  = ga_pkg::EXC_NO_METADATA;/c_kind  = ga_pkg::EXC_METADATA_FAULT;/|an HWOnly leader with the freed tag F fails with METADATA_FAULT instead of NO_METADATA (spec §5.4)"
   "index_slot_no_limit|t7_m8_l1|ga_walker.sv|s/end else if \(steps_q == limit_q\) begin/end else if (kind_in_d \&\& steps_q == limit_q) begin/|an INDEX leaf reads its slot even when STEP_LIMIT reads were made (spec §3.3 step 9)|20000"
   "check_go_early|t7_m8_l1_rc|ga_mlu.sv|s/assign chk_go = \(chk_ph_q == 2'\(RegCheck\)\);/assign chk_go = (chk_ph_q == 2'(RegCheck - 1));/|RegCheck 3: the check's users act one cycle before its registers hold their inputs' result (a response or a leader step from the previous user's check)"
+  "ram_copy_field|t7_m8_l1_rc|ga_mlb.sv|s/ram_loc\[fill_idx_o\]  <= upd_loc_i;/ram_loc[fill_idx_o]  <= upd_tb_i;/|ReadForm 1: a FILL writes the entry's tagged base into the location copy, so a range hit returns a wrong location (the MLB's registers, which the comparators read, stay right)"
   "lane_strip_walk|t7_m8_l1_rc|ga_mlu.sv|s/sl_hw_iter \x7c\x7c sl_hw_walk\);/sl_hw_iter);/|RegCheck 3: the response's lane addresses load 0 when an HWOnly access ends with a leader's walk (the shallow lane load of ga_mlu_rsp LaneLoad 1 forgets a case)"
 )
 
