@@ -275,13 +275,16 @@ deps-ecp5: $(ECP5_STAMP) ## Install the pinned YoWASP Yosys + nextpnr-ecp5 into 
 #                     stores each entry's end bound at fill; docs/fpga.md §11.3)
 #   ulx3s_m16_l1_e2_rd  ulx3s_m16_l1_e2 with ReadForm 1 (the MLB returns a hit's fields from copies in
 #                     distributed RAM): the first 16-entry full-width build that routes (docs/fpga.md §11.3)
+#   ulx3s_m16_l1_e2_fp  ulx3s_m16_l1_e2_rd with FillPort 1 (the MLB's FILL location on a port of its
+#                     own, read from the walker's location register: the fill victim's compares start
+#                     at registers; docs/fpga.md §11.3)
 #   ulx3s_m16_l32_rd  ulx3s_m16_l32_rc with EndForm 2 and ReadForm 1
 #   ulx3s_sys4_m16_l4_rd  ulx3s_sys4_m16_l4 with EndForm 2 and ReadForm 1
 #   orangecrab_sys2_m8_va16  OrangeCrab 25F system board top: 2 SMs, 8-entry MLBs, 1 lane, VA and md kept
 #                     to 16 bits (orangecrab_m8_va16's core twice), 48 MHz
 ECP5_BUILDS       := orangecrab_m8_va16 orangecrab_m8 ulx3s_m16_l16 ulx3s_m16_l32_rc probe_mlu_m16_l32 probe_mlu_m16_l32_rc probe_sys4_m16_l4 \
                      probe_sys4_m16_l4_rc ulx3s_sys4_m16_l4 ulx3s_sys4_m16_l2 ulx3s_sys4_m16_l1 orangecrab_sys2_m8_va16 \
-                     ulx3s_m16_l1 ulx3s_m16_l1_e2 ulx3s_m16_l1_e2_rd ulx3s_m16_l32_rd ulx3s_sys4_m16_l4_rd
+                     ulx3s_m16_l1 ulx3s_m16_l1_e2 ulx3s_m16_l1_e2_rd ulx3s_m16_l1_e2_fp ulx3s_m16_l32_rd ulx3s_sys4_m16_l4_rd
 ECP5_BUILDS_QUICK := orangecrab_m8_va16
 ECP5_SEED         ?= 1
 # nextpnr's router for the routing pass (router1, nextpnr's default, or router2) and a limit on that pass
@@ -293,7 +296,8 @@ ECP5_SEED         ?= 1
 ECP5_ROUTER       ?=
 ECP5_ROUTE_MIN    ?= 0
 ECP5_ROUTER2_BUILDS := ulx3s_m16_l16 ulx3s_m16_l32_rc probe_mlu_m16_l32 probe_mlu_m16_l32_rc probe_sys4_m16_l4 probe_sys4_m16_l4_rc ulx3s_sys4_m16_l4 ulx3s_sys4_m16_l2 \
-                       ulx3s_sys4_m16_l1 ulx3s_m16_l1 ulx3s_m16_l1_e2 ulx3s_m16_l1_e2_rd ulx3s_m16_l32_rd ulx3s_sys4_m16_l4_rd
+                       ulx3s_sys4_m16_l1 ulx3s_m16_l1 ulx3s_m16_l1_e2 ulx3s_m16_l1_e2_rd ulx3s_m16_l1_e2_fp ulx3s_m16_l32_rd \
+                       ulx3s_sys4_m16_l4_rd
 ecp5_router = $(or $(ECP5_ROUTER),$(if $(filter $(1),$(ECP5_ROUTER2_BUILDS)),router2,router1))
 ecp5_orangecrab_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16 -set MemRegOut 1" constraints/orangecrab_25f.lpf
 ecp5_orangecrab_m8     := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1 -set MemRegOut 1" constraints/orangecrab_25f.lpf
@@ -309,6 +313,7 @@ ecp5_ulx3s_sys4_m16_l1 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set M
 ecp5_ulx3s_m16_l1      := 85k CABGA381 6 50 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 1" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_m16_l1_e2   := 85k CABGA381 6 50 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_m16_l1_e2_rd := 85k CABGA381 6 50 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1" constraints/ulx3s_85f.lpf
+ecp5_ulx3s_m16_l1_e2_fp := 85k CABGA381 6 50 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 1" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_m16_l32_rd  := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 32 -set RegCheck 3 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_sys4_m16_l4_rd := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 4 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1" constraints/ulx3s_85f.lpf
 ecp5_orangecrab_sys2_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set NumSms 2 -set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16 -set MemRegOut 1" constraints/orangecrab_25f.lpf

@@ -17,13 +17,15 @@ TB_LAYOUTS   := $(shell bash scripts/layouts.sh --rtl)
 # (the 32-lane ECP5 build, docs/fpga.md §11.3), and rc1 = rl and RegCheck 1. t16_m16_l32_rc also has
 # EndForm 2 (the MLB stores each entry's end bound at fill; EndForm 1 stays in the other four). Both rc
 # have ReadForm 1 (the MLB returns a hit's fields from copies in RAM read by the hit's index; the other
-# configurations keep ReadForm 0, its multiplexers). Run by cosim-quick and cosim-opt (make test: test-hw).
+# configurations keep ReadForm 0, its multiplexers). t16_m16_l32_rc and rc1 have FillPort 1 (the MLB's
+# FILL and INVAL locations on ports of their own; the others keep FillPort 0, one select for both).
+# Run by cosim-quick and cosim-opt (make test: test-hw).
 TB_CFGS_OPT  := t7_m8_l1_rl t16_m16_l32_rl t7_m8_l1_rc t16_m16_l32_rc t16_m8_l1_rc1
 tb_gx_t7_m8_l1_rl    := -GRegLookup=1 -GEndForm=1
 tb_gx_t16_m16_l32_rl := -GRegLookup=1 -GEndForm=1
 tb_gx_t7_m8_l1_rc    := -GRegLookup=1 -GEndForm=1 -GRegCheck=3 -GReadForm=1
-tb_gx_t16_m16_l32_rc := -GRegLookup=1 -GEndForm=2 -GRegCheck=3 -GReadForm=1
-tb_gx_t16_m8_l1_rc1  := -GRegLookup=1 -GEndForm=1 -GRegCheck=1
+tb_gx_t16_m16_l32_rc := -GRegLookup=1 -GEndForm=2 -GRegCheck=3 -GReadForm=1 -GFillPort=1
+tb_gx_t16_m8_l1_rc1  := -GRegLookup=1 -GEndForm=1 -GRegCheck=1 -GFillPort=1
 TB_JOBS      ?= 2
 # make cosim: random requests per (configuration x layout) run, 32 runs (4 layouts): COSIM_OPS for
 # each of the 16 runs of a 1-lane configuration, COSIM_OPS_WIDE for each of the 16 runs of a 32-lane
@@ -320,7 +322,7 @@ bench-rtl: tb-deps $(BUILD)/cosim/$(TB_BENCH_CFG)/ga_rtlbench ## Cycle latencies
 # runtime port, in lockstep with one golden-model checker per SM (tb/sys/tb_sys.c; the checker,
 # stimulus and memory models of tb/cosim/ are reused per SM). Configurations
 # s<NumSms>_t<TagBits>_m<MlbEntries>_l<Lanes>[_rl|_rc] (rl: RegLookup 1 and EndForm 1, the FPGA
-# options; rc: and RegCheck 3 and ReadForm 1); LSU ids of 4 bits (each MLU has 5: the runtime port's id).
+# options; rc: and RegCheck 3, ReadForm 1 and FillPort 1); LSU ids of 4 bits (each MLU has 5: the runtime port's id).
 #   build/verilator/sys-<cfg>/   Verilator output      build/cosim/sys-<cfg>/ga_syscosim   harness
 TB_SYS_CFGS  := s4_t7_m16_l1 s2_t16_m8_l32 s3_t16_m16_l1_rl s8_t7_m4_l1 s4_t7_m16_l1_rc
 tb_sys_n     = $(patsubst s%,%,$(word 1,$(subst _, ,$(1))))
@@ -328,7 +330,7 @@ tb_sys_t     = $(patsubst t%,%,$(word 2,$(subst _, ,$(1))))
 tb_sys_m     = $(patsubst m%,%,$(word 3,$(subst _, ,$(1))))
 tb_sys_l     = $(patsubst l%,%,$(word 4,$(subst _, ,$(1))))
 tb_sys_gx    = $(if $(filter rl,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEndForm=1)$(if \
-               $(filter rc,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEndForm=1 -GRegCheck=3 -GReadForm=1)
+               $(filter rc,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEndForm=1 -GRegCheck=3 -GReadForm=1 -GFillPort=1)
 tb_sys_class = Vga_system_$(1)
 TB_SYS_OBJ   := $(BUILD)/tb/rel/sys/tb_sys.o
 TB_SYS_LIBO  := $(filter-out $(BUILD)/tb/rel/tb_main.o,$(TB_OBJ_REL))

@@ -13,16 +13,18 @@
 // INVAL (spec §6.4), FLUSH (spec §6.4). A lookup itself changes nothing: the top turns a hit into a
 // TOUCH in the same cycle, so the hit and its LRU update commit at the same edge.
 //
-//            rng_ptr_i                    loc_i               upd_loc_i
-//                |                          |                      |
-//      +---------v---------+      +---------v--------+    +--------v---------+
-//      | N x match (M1-M3) |      | N x (loc == loc_i)|    | N x (loc == upd) |
-//      +---------+---------+      +---------+--------+    +--+------------+--+
-//        lowest-index first         lowest-index first       | inval mask | fill victim:
-//                |                          |                |            | same loc, else lowest
-//        rng_hit/idx/tb/size/loc    loc_hit/idx/tb/size      |            | invalid, else age N-1
-//                                                            v            v
+//            rng_ptr_i                    loc_i               inv_loc_i         upd_loc_i
+//                |                          |                      |                 |
+//      +---------v---------+      +---------v--------+    +-------v------+  +-------v------+
+//      | N x match (M1-M3) |      | N x (loc == loc_i)|    | N x (== inv) |  | N x (== upd) |
+//      +---------+---------+      +---------+--------+    +-------+------+  +-------+------+
+//        lowest-index first         lowest-index first        inval mask      fill victim: same
+//                |                          |                      |         loc, else lowest
+//        rng_hit/idx/tb/size/loc    loc_hit/idx/tb/size            |         invalid, else age N-1
+//                                                                  v                 v
 //                                   valid / tb / size / loc / age registers (q <= d)
+//
+// (FillPort 0, the default: no inv_loc_i compares; an INVAL uses the FILL's, on upd_loc_i.)
 //
 // Replacement is true LRU kept as an age permutation age_0..age_{N-1} of 0..N-1 (0 = most recently
 // used). Touch i: every j with age_j < age_i ages by one, age_i <- 0. Flush: age_i <- i. Invalidate
@@ -59,6 +61,11 @@
 //                      registers (a FILL writes both; invalid entries' copies are never returned).
 //                      For the 16-entry full-width ECP5 builds, whose routing the entry registers'
 //                      16-to-1 multiplexers congest (docs/fpga.md §11.3).
+//   FillPort 0 | 1     where an INVAL's location comes from. 0 (default): upd_loc_i, as a FILL's (one
+//                      set of comparators serves both; inv_loc_i is not read). 1: inv_loc_i, with
+//                      comparators of its own (Entries 64-bit compares more), so that the top can
+//                      drive the FILL port from the walker's location register directly instead of
+//                      through a select between the two (ga_mlu FillPort 1, docs/fpga.md §11.3).
 //
 // Interfaces: lookups are combinational and have no handshake. The update port is a command that
 // takes effect at the next rising edge, one command per cycle by construction; the top issues TOUCH
@@ -84,6 +91,7 @@ module ga_mlb #(
   parameter int EndForm = 0,
   parameter int AgeForm = 0,
   parameter int ReadForm = 0,
+  parameter int FillPort = 0,
   localparam int IdxW = (Entries > 1) ? $clog2(Entries) : 1
 ) (
   input  logic                          clk_i,
@@ -109,7 +117,10 @@ module ga_mlb #(
   input  logic [IdxW-1:0]               upd_idx_i,   // TOUCH
   input  logic [63:0]                   upd_tb_i,    // FILL
   input  logic [63:0]                   upd_size_i,  // FILL
-  input  logic [63:0]                   upd_loc_i,   // FILL, INVAL
+  input  logic [63:0]                   upd_loc_i,   // FILL (FillPort 0: and INVAL)
+  /* verilator lint_off UNUSEDSIGNAL */               // read with FillPort 1 only
+  input  logic [63:0]                   inv_loc_i,   // INVAL (FillPort 1)
+  /* verilator lint_on UNUSEDSIGNAL */
   output logic [IdxW-1:0]               fill_idx_o   // the entry a FILL at upd_loc_i writes
 );
 
@@ -125,14 +136,14 @@ module ga_mlb #(
   // blocks, so it stops at time 0 instead.
   localparam bit ParamsBad = (TagBits != 7 && TagBits != 16) || (Entries < 1) || (Entries > 64) ||
                              (EndForm < 0) || (EndForm > 2) || (AgeForm != 0 && AgeForm != 1) ||
-                             (ReadForm != 0 && ReadForm != 1);
+                             (ReadForm != 0 && ReadForm != 1) || (FillPort != 0 && FillPort != 1);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm 0..2, AgeForm 0 or 1 and ReadForm 0 or 1");
+    if (ParamsBad) $fatal(1, "ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm 0..2, AgeForm, ReadForm and FillPort 0 or 1");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm 0..2, AgeForm 0 or 1 and ReadForm 0 or 1");
+    $error("ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm 0..2, AgeForm, ReadForm and FillPort 0 or 1");
   end
 `endif
 
@@ -173,7 +184,8 @@ module ga_mlb #(
 
   logic [Entries-1:0] rng_match;    // valid and matches rng_ptr_i
   logic [Entries-1:0] loc_match;    // valid and loc == loc_i
-  logic [Entries-1:0] upd_match;    // valid and loc == upd_loc_i
+  logic [Entries-1:0] upd_match;    // valid and loc == upd_loc_i (the FILL's location)
+  logic [Entries-1:0] inv_match;    // valid and holds the INVAL's location (FillPort 0: upd_match)
   logic [Entries-1:0] is_oldest;    // age == Entries - 1
 
   for (genvar i = 0; i < Entries; i++) begin : gen_cmp
@@ -194,6 +206,11 @@ module ga_mlb #(
                           && (tb_q[i*64 + V +: TagBits] == rng_tag) && covers;  // M2, M3
     assign loc_match[i] = valid_q[i] && (loc_q[i*64 +: 64] == loc_i);
     assign upd_match[i] = valid_q[i] && (loc_q[i*64 +: 64] == upd_loc_i);
+    if (FillPort != 0) begin : gen_inv_cmp
+      assign inv_match[i] = valid_q[i] && (loc_q[i*64 +: 64] == inv_loc_i);
+    end else begin : gen_inv_shared
+      assign inv_match[i] = upd_match[i];
+    end
     assign is_oldest[i] = (age_q[i*IdxW +: IdxW] == IdxW'(Entries - 1));
   end
 
@@ -324,7 +341,7 @@ module ga_mlb #(
         end
       end
       ga_pkg::MLB_INVAL: begin
-        valid_d = valid_q & ~upd_match;
+        valid_d = valid_q & ~inv_match;
       end
       ga_pkg::MLB_FLUSH: begin
         valid_d = '0;

@@ -60,6 +60,13 @@
 //   ReadForm    0 | 1     ga_mlb's ReadForm: 0 (default) a hit's fields through multiplexers over
 //                         the entry registers; 1 from copies in distributed RAM read by the hit's
 //                         index (the same function; the 16-entry ECP5 builds, docs/fpga.md §11.3)
+//   FillPort    0 | 1     how the MLB gets a FILL's and an INVAL's location (the same function).
+//                         0 (default): one select between the walker's result location and the
+//                         accept stage's md gives both, and one set of the MLB's compares serves
+//                         both. 1 (ga_mlb FillPort 1): the FILL port reads the walker's location
+//                         register directly and the INVAL port the accept stage's md, so the fill
+//                         victim's compares start at registers (MlbEntries 64-bit compares more;
+//                         the 16-entry ECP5 builds, docs/fpga.md §11.3)
 //   RegLookup   0 | 1     0 (default): the accept stage of §3.4, lookup + check + response in the
 //                         accepting cycle. 1: the lookup is registered. The accepting cycle only makes
 //                         the MLB lookups and registers their results with the request (lk_*); the
@@ -106,6 +113,7 @@ module ga_mlu #(
   parameter int HasIndex   = 1,
   parameter int EndForm    = 0,
   parameter int ReadForm   = 0,
+  parameter int FillPort   = 0,
   parameter int RegLookup  = 0,
   parameter int RegCheck   = 0
 ) (
@@ -196,14 +204,14 @@ module ga_mlu #(
                              (MlbEntries > 64) || (Lanes < 1) || (Lanes > 32) || (IdW < 1) ||
                              (IdW > 16) || (RegCheck < 0) || (RegCheck > 3) ||
                              (RegCheck != 0 && RegLookup == 0) || (EndForm < 0) || (EndForm > 2) ||
-                             (ReadForm != 0 && ReadForm != 1);
+                             (ReadForm != 0 && ReadForm != 1) || (FillPort != 0 && FillPort != 1);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, ReadForm 0|1");
+    if (ParamsBad) $fatal(1, "ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, ReadForm 0|1, FillPort 0|1");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, ReadForm 0|1");
+    $error("ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, ReadForm 0|1, FillPort 0|1");
   end
 `endif
 
@@ -315,7 +323,8 @@ module ga_mlu #(
   logic [63:0]                  rng_tb, rng_size, rng_loc, loc_tb, loc_size;
   logic [ga_pkg::MlbOpW-1:0]    mlb_op;
   logic [IdxW-1:0]              mlb_idx;
-  logic [63:0]                  mlb_loc;
+  logic [63:0]                  mlb_fill_loc;   // the location of a FILL
+  logic [63:0]                  mlb_inv_loc;    // the location of an INVAL
 
   ctx_t                 req_ctx;        // what an accepted operation keeps (slow-op, park, lk)
   `GA_ALWAYS_COMB begin
@@ -535,16 +544,26 @@ module ga_mlu #(
   // then closed), else LOADMETA's lane 0. Fills only happen when the walker hands back a result
   // (request port closed), so the update location is the walker's, else INVALIDATE's md.
   // RegLookup: INVALIDATE's command comes only in lk_busy cycles and a fill only outside them, so
-  // the select is the lookup register's valid bit, not the walker's done decode.
+  // the select is the lookup register's valid bit, not the walker's done decode. FillPort 1: no
+  // select, each command's location on its own MLB port.
   assign mlb_rng_ptr = sl_hw_iter ? lead_addr : req_p0;
-  assign mlb_loc     = ((RegLookup != 0) ? !lk_busy : w_done_g) ? w_loc : a_md;
+  if (FillPort != 0) begin : gen_fill_port
+    assign mlb_fill_loc = w_loc;
+    assign mlb_inv_loc  = a_md;
+  end else begin : gen_fill_sel
+    logic [63:0] mlb_loc;
+    assign mlb_loc      = ((RegLookup != 0) ? !lk_busy : w_done_g) ? w_loc : a_md;
+    assign mlb_fill_loc = mlb_loc;
+    assign mlb_inv_loc  = mlb_loc;
+  end
 
   ga_mlb #(
     .TagBits (TagBits),
     .Entries (MlbEntries),
     .EndForm (EndForm),
     .AgeForm (EndFormCw),
-    .ReadForm(ReadForm)
+    .ReadForm(ReadForm),
+    .FillPort(FillPort)
   ) u_mlb (
     .clk_i,
     .rst_ni,
@@ -563,7 +582,8 @@ module ga_mlu #(
     .upd_idx_i   (mlb_idx),
     .upd_tb_i    (w_tb),
     .upd_size_i  (w_size),
-    .upd_loc_i   (mlb_loc),
+    .upd_loc_i   (mlb_fill_loc),
+    .inv_loc_i   (mlb_inv_loc),
     .fill_idx_o  (fill_idx)
   );
 

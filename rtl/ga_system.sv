@@ -34,7 +34,8 @@
 //   Lanes       1 .. 32   lanes per warp operation (spec §4.4)
 //   IdW         1 .. 15   LSU request id width; each MLU has IdW + 1 (the runtime's reserved id)
 //   NumSms      1 .. 8    SMs, one MLU each
-//   HwOnly, HasIndex, EndForm, ReadForm, RegLookup, RegCheck: passed to every ga_mlu (docs/microarchitecture.md §1)
+//   HwOnly, HasIndex, EndForm, ReadForm, FillPort, RegLookup, RegCheck: passed to every ga_mlu
+//               (docs/microarchitecture.md §1)
 //
 // Per-SM vectors are flat: SM s's field of width W at [s*W +: W].
 //
@@ -69,6 +70,7 @@ module ga_system #(
   parameter int HasIndex   = 1,
   parameter int EndForm    = 0,
   parameter int ReadForm   = 0,
+  parameter int FillPort   = 0,
   parameter int RegLookup  = 0,
   parameter int RegCheck   = 0
 ) (
@@ -334,6 +336,7 @@ module ga_system #(
       .HasIndex   (HasIndex),
       .EndForm    (EndForm),
       .ReadForm   (ReadForm),
+      .FillPort   (FillPort),
       .RegLookup  (RegLookup),
       .RegCheck   (RegCheck)
     ) u_mlu (

@@ -24,6 +24,7 @@ module ga_board_orangecrab #(
   parameter int HwOnlyMode = 0,
   parameter int EndForm    = 1,
   parameter int ReadForm   = 0,
+  parameter int FillPort   = 0,
   parameter int RegLookup  = 1,
   parameter int RegCheck   = 0,
   parameter int NumSms     = 1,
@@ -54,7 +55,8 @@ module ga_board_orangecrab #(
   ga_board_core #(
     .TagBits(TagBits), .MlbEntries(MlbEntries), .Lanes(Lanes), .ClksPerBit(ClksPerBit),
     .MemLinesW(MemLinesW), .CntW(CntW), .ClkKhz(ClkKhz), .VaKeep(VaKeep), .MdKeep(MdKeep),
-    .HwOnlyMode(HwOnlyMode), .EndForm(EndForm), .ReadForm(ReadForm), .RegLookup(RegLookup), .RegCheck(RegCheck), .NumSms(NumSms),
+    .HwOnlyMode(HwOnlyMode), .EndForm(EndForm), .ReadForm(ReadForm), .FillPort(FillPort),
+    .RegLookup(RegLookup), .RegCheck(RegCheck), .NumSms(NumSms),
     .MemRegOut(MemRegOut)
   ) u_core (
     .clk_i(clk48_i), .rst_ni(rst_n_q), .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .status_o(status)

@@ -45,6 +45,9 @@
 //   ReadForm              ga_mlu's ReadForm: 0 (default) the MLB returns a hit's fields through
 //                         multiplexers; 1 from copies in distributed RAM (ECP5 builds only: the
 //                         iCE40 has no asynchronous-read RAM; docs/fpga.md §11.3)
+//   FillPort              ga_mlu's FillPort: 0 (default) one select feeds the MLB's FILL and INVAL
+//                         locations; 1 each on its own port, so the fill victim's compares start at
+//                         the walker's location register (ECP5 builds; docs/fpga.md §11.3)
 //   RegLookup             ga_mlu's RegLookup: 1 (the board's default) registers the MLB lookup before the
 //                         check; every operation answers one cycle later (docs/fpga.md §5.4)
 //   RegCheck              ga_mlu's RegCheck, 0 .. 3 (> 0 needs RegLookup 1): 0 (the default) a
@@ -82,6 +85,7 @@ module ga_board_core #(
   parameter int HwOnlyMode = 1,
   parameter int EndForm    = 1,
   parameter int ReadForm   = 0,
+  parameter int FillPort   = 0,
   parameter int RegLookup  = 1,
   parameter int RegCheck   = 0,
   parameter int NumSms     = 1,
@@ -347,6 +351,7 @@ module ga_board_core #(
     .IdW        (1),
     .EndForm    (EndForm),
     .ReadForm   (ReadForm),
+    .FillPort   (FillPort),
     .HwOnly     ((HwOnlyMode != 0) ? 1 : 0),
     .HasIndex   (0),      // no INDEX walker on the boards: LAYOUT = 3 is CFG_ERROR (docs/fpga.md)
     .RegLookup  (RegLookup),
@@ -520,6 +525,7 @@ module ga_board_core #(
     .HasIndex   (0),      // no INDEX walker on the boards: LAYOUT = 3 is CFG_ERROR (docs/fpga.md)
     .EndForm    (EndForm),
     .ReadForm   (ReadForm),
+    .FillPort   (FillPort),
     .RegLookup  (RegLookup),
     .RegCheck   (RegCheck)
   ) u_sys (

@@ -66,6 +66,7 @@ module ga_mlb_end_fv #(
       .upd_tb_i    (upd_tb_i),
       .upd_size_i  (upd_size_i),
       .upd_loc_i   (upd_loc_i),
+      .inv_loc_i   (upd_loc_i),                      // (FillPort 0: not read)
       .fill_idx_o  (fill_idx)
     );
     logic [OutW-1:0] o;

@@ -92,10 +92,14 @@
                 f_pva >= (tb & FvVaMask) && f_pva - (tb & FvVaMask) < size;
   endfunction
 
-  logic [Entries-1:0] f_u;                    // valid entries holding upd_loc_i
+  logic [Entries-1:0] f_u;                    // valid entries holding upd_loc_i (a FILL's)
+  logic [Entries-1:0] f_iv;                   // valid entries holding an INVAL's location
+  logic [63:0]        f_inv_in;               // an INVAL's location: FillPort 1 its own port
+  assign f_inv_in = (FillPort != 0) ? inv_loc_i : upd_loc_i;
   always @(*) begin
     for (int i = 0; i < Entries; i++) begin
-      f_u[i] = valid_q[i] && loc_q[i*64 +: 64] == upd_loc_i;
+      f_u[i]  = valid_q[i] && loc_q[i*64 +: 64] == upd_loc_i;
+      f_iv[i] = valid_q[i] && loc_q[i*64 +: 64] == f_inv_in;
     end
   end
 
@@ -242,13 +246,14 @@
   logic [Entries*IdxW-1:0]   f_age_p;
   logic [ga_pkg::MlbOpW-1:0] f_op_p;
   logic [IdxW-1:0]           f_idx_p, f_fill_p;
-  logic [63:0]               f_utb_p, f_usize_p, f_uloc_p;
-  logic [Entries-1:0]        f_u_p;
+  logic [63:0]               f_utb_p, f_usize_p, f_uloc_p, f_iloc_p;
+  logic [Entries-1:0]        f_iv_p;
   logic                      f_rst_p;
   always @(posedge clk_i) begin
     f_valid_p <= valid_q;   f_tb_p <= tb_q;   f_size_p <= size_q;   f_loc_p <= loc_q;
     f_age_p   <= age_q;     f_op_p <= upd_op_i;  f_idx_p <= upd_idx_i;  f_fill_p <= fill_idx_o;
-    f_utb_p   <= upd_tb_i;  f_usize_p <= upd_size_i;  f_uloc_p <= upd_loc_i;  f_u_p <= f_u;
+    f_utb_p   <= upd_tb_i;  f_usize_p <= upd_size_i;  f_uloc_p <= upd_loc_i;
+    f_iloc_p  <= f_inv_in;  f_iv_p <= f_iv;
     f_rst_p   <= rst_ni;
   end
 
@@ -276,8 +281,8 @@
                          size_q[i*64 +: 64] == f_usize_p && loc_q[i*64 +: 64] == f_uloc_p);
       f_nx_keep[i]    = (f_op_p == ga_pkg::MLB_FILL && f_t == IdxW'(i)) || f_nx_same[i];
       // INVAL(L): no valid entry holds L afterwards; nothing else changes (spec §6.4)
-      f_nx_igone[i]   = !(valid_q[i] && loc_q[i*64 +: 64] == f_uloc_p);
-      f_nx_ikeep[i]   = valid_q[i] == (f_valid_p[i] && !f_u_p[i]) && f_nx_agesame[i] &&
+      f_nx_igone[i]   = !(valid_q[i] && loc_q[i*64 +: 64] == f_iloc_p);
+      f_nx_ikeep[i]   = valid_q[i] == (f_valid_p[i] && !f_iv_p[i]) && f_nx_agesame[i] &&
                         tb_q[i*64 +: 64] == f_tb_p[i*64 +: 64] &&
                         size_q[i*64 +: 64] == f_size_p[i*64 +: 64] &&
                         loc_q[i*64 +: 64] == f_loc_p[i*64 +: 64];
@@ -325,7 +330,7 @@
         TwoRangeHits_C:  cover ($countones(f_m) >= 2);          // the lowest index must win
         RangeHitLast_C:  cover (rng_hit_o && rng_idx_o == IdxW'(Entries - 1));
         LocHitLast_C:    cover (loc_hit_o && loc_idx_o == IdxW'(Entries - 1));
-        InvalHit_C:      cover (upd_op_i == ga_pkg::MLB_INVAL && f_u != '0 &&
+        InvalHit_C:      cover (upd_op_i == ga_pkg::MLB_INVAL && f_iv != '0 &&
                                 valid_q == {Entries{1'b1}});
         TouchOldest_C:   cover (upd_op_i == ga_pkg::MLB_TOUCH &&
                                 32'(f_age(age_q, 32'(upd_idx_i))) == Entries - 1);

@@ -233,7 +233,12 @@
   // halted); with RegLookup = 1 the MLB command of the accept stage, one cycle after the acceptance
   // (microarchitecture §3.4). A read issued in between is older than the commit, and its fill is
   // dropped as well (the dirty bit is set at the commit), so the property stays the spec's §6.5.
-  logic [63:0] f_inv_loc;
+  // f_inv_loc: the INVALIDATE's md as the request port gave it (RegLookup 1: the md of the last
+  // acceptance, the one the accept stage serves); InvalLoc_A ties the MLB's INVAL port to it.
+  logic [63:0] f_inv_loc, f_acc_md;
+  always @(posedge clk_i) begin
+    if (req_fire) f_acc_md <= req_md_i;
+  end
   if (RegLookup == 0) begin : g_fv_inv_acc
     assign f_inv_now   = req_fire && req_op_i == ga_pkg::OP_INVALIDATE;
     assign f_flush_now = req_fire && req_op_i == ga_pkg::OP_FLUSH;
@@ -241,7 +246,7 @@
   end else begin : g_fv_inv_cmd
     assign f_inv_now   = mlb_op == ga_pkg::MLB_INVAL;
     assign f_flush_now = mlb_op == ga_pkg::MLB_FLUSH;
-    assign f_inv_loc   = mlb_loc;
+    assign f_inv_loc   = f_acc_md;
   end
   always @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -278,7 +283,14 @@
         if (mlb_op == ga_pkg::MLB_FILL) begin
           // The filled entry is the one the last read returned, read after every INVAL of its
           // location and every FLUSH.
-          FillFresh_A: assert (mlb_loc == f_rd_addr && !f_rd_stale && f_job_reads != '0);
+          FillFresh_A: assert (mlb_fill_loc == f_rd_addr && !f_rd_stale && f_job_reads != '0);
+        end
+        if (mlb_op == ga_pkg::MLB_INVAL) begin
+          // The entry invalidated is the one the INVALIDATE named (FillPort 1: its own port).
+          InvalLoc_A: assert (mlb_inv_loc == f_inv_loc);
+        end
+        if (RegLookup != 0 && lk_busy) begin
+          LkMd_A: assert (a_md == f_acc_md);          // strengthening: the lookup register's md
         end
         // Every MLB command is in the log with its kind and slot, and every logged change is one.
         LogMatchesMlb_A: assert (

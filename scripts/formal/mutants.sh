@@ -32,7 +32,8 @@ mlb_rd_write_field|ga_mlb.sv|mlb4_inv_e2|s/ram_size\[fill_idx_o\] <= upd_size_i;
 mlb_rd_read_port|ga_mlb.sv|mlb4_lookup_e2|s/assign rng_loc_o  = {64{rng_hit_o}} \& ram_loc\[rng_idx_o\];/assign rng_loc_o  = {64{rng_hit_o}} \& ram_loc[loc_idx_o];/|ReadForm 1: the range hit's location is read at the location lookup's index
 mlb_rd_no_gate|ga_mlb.sv|mlb4_lookup_e2|s/assign loc_tb_o   = {64{loc_hit_o}} \& ram_tb\[loc_idx_o\];/assign loc_tb_o   = ram_tb[loc_idx_o];/|ReadForm 1: a location miss returns entry 0's copy instead of zeros
 mlb_lru_skip|ga_mlb.sv|mlb8_next|/ga_pkg::MLB_TOUCH: begin/,/end/s/do_touch = 1'b1;/do_touch = 1'b0;/|LRU update skipped on a hit (TOUCH)
-mlb_inval_one|ga_mlb.sv|mlb8_next|s/valid_d = valid_q \& ~upd_match;/valid_d = valid_q \& ~(upd_match \& ~(Entries'(1) << (Entries - 1)));/|INVAL ignores the last entry
+mlb_inval_one|ga_mlb.sv|mlb8_next|s/valid_d = valid_q \& ~inv_match;/valid_d = valid_q \& ~(inv_match \& ~(Entries'(1) << (Entries - 1)));/|INVAL ignores the last entry
+mlb_inval_fill_port|ga_mlb.sv|mlb4_next_fp|s/valid_d = valid_q \& ~inv_match;/valid_d = valid_q \& ~upd_match;/|FillPort 1: INVAL takes its location from the FILL port (upd_loc_i) instead of its own (inv_loc_i)
 mlb_fill_dup|ga_mlb.sv|mlb8_inv@4/1|s/if (.upd_match) begin/if (1'b0) begin/|fill ignores the same-location rule (a location held twice)
 mlb_age_oh_keep|ga_mlb.sv|mlb8_inv_age@4/1|s/end else if (touch_younger\[i\]) begin/end else if (1'b0) begin/|AgeForm 1: a touch or fill does not age the entries younger than the touched one
 walker_no_limit|ga_walker.sv|walker_t7@16/4|s/end else if (steps == limit) begin/end else if (1'b0) begin/|walker without its step limit
@@ -45,6 +46,8 @@ mlu_inval_race|ga_mlu.sv|mlu_safety@10/2|/ga_pkg::OP_INVALIDATE: begin/,/r_set  
 mlu_lm_starve|ga_mlu.sv|mlu_live@17/14|/SL_LM: begin/,/w_ack  = 1'b1;/s/if (w_done_g \&\& slot_free) begin/if (1'b0) begin/|a LOADMETA walk result is never taken: the request is held but never answered (liveness only)
 mlu_lm_starve_l2|ga_mlu.sv|mlu_live_l2@17/14|/SL_LM: begin/,/w_ack  = 1'b1;/s/if (w_done_g \&\& slot_free) begin/if (1'b0) begin/|the same starvation at Lanes 2, HwOnly 0: mlu_live_l2 is not vacuous there
 mlu_rl_inval_race|ga_mlu.sv|mlu_safety_rl@10/4|/ga_pkg::OP_INVALIDATE: begin/,/r_set      = 1'b1;/s/sl_dirty_d = 1'b1;/sl_dirty_d = sl_dirty_q;/|the same bug with the boards' options (RegLookup 1): the proof that closes there is not vacuous
+mlu_fp_inv_walker|ga_mlu.sv|mlu_safety_fp@10/4|s/assign mlb_inv_loc  = a_md;/assign mlb_inv_loc  = w_loc;/|FillPort 1: the MLB's INVAL port reads the walker's location instead of the INVALIDATE's md (the wrong entry is invalidated)
+mlu_fp_fill_md|ga_mlu.sv|mlu_safety_fp@10/4|s/assign mlb_fill_loc = w_loc;/assign mlb_fill_loc = a_md;/|FillPort 1: the MLB's FILL port reads the accept stage's md instead of the walker's location (an entry filled under a location it was not read from)
 arb_no_advance|ga_arb.sv|arb_n4@8/3|s/ptr_d  = (gnt_int == N - 1) ? '0 : IdxW'(gnt_int + 1);/ptr_d  = ptr_q;/|the arbiter's round-robin pointer never moves: a low-index SM can starve the others
 mlb_end_le|ga_mlb.sv|mlb2_end_eq|s/({1'b0, rng_va} < ({1'b0, ebase}/({1'b0, rng_va} <= ({1'b0, ebase}/|EndForm 1 range match: va < base + size becomes va <= base + size (issue 13)
 mlb_end_le8|ga_mlb.sv|mlb8_lookup_end|s/({1'b0, rng_va} < ({1'b0, ebase}/({1'b0, rng_va} <= ({1'b0, ebase}/|the same EndForm 1 bug against the 8-entry EndForm 1 lookups (mlb8_lookup_end, any-abc: ABC's counterexample in 0.5 s)
