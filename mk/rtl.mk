@@ -114,15 +114,30 @@ rtl_ys_par_mlu-t16e16l1  := -set TagBits 16 -set MlbEntries 16 -set Lanes 1
 rtl_ys_top_mlu-t7e8l32   := ga_mlu
 rtl_ys_par_mlu-t7e8l32   := -set TagBits 7 -set MlbEntries 8 -set Lanes 32
 
-.PHONY: rtl-check lint rtl-yosys rtl-yosys-big rtl-icarus icarus-smoke rtl-vsmoke
+.PHONY: rtl-check lint rtl-yosys rtl-yosys-big rtl-icarus icarus-smoke rtl-vsmoke rtl-params mutants-apply
 
 ##@ RTL
 
 # The four flows are independent (each writes its own files under $(RTL_BUILD)): under make -j they
 # run side by side (make test gives rtl-check -j2), each one's output printed in one piece.
-rtl-check: ## Every RTL flow: lint, rtl-yosys, rtl-icarus (with icarus-smoke), rtl-vsmoke
-	@$(MAKE) --no-print-directory --output-sync=target lint rtl-yosys rtl-icarus rtl-vsmoke
+rtl-check: ## Every RTL flow: lint, rtl-yosys, rtl-icarus (with icarus-smoke), rtl-vsmoke, rtl-params, mutants-apply
+	@$(MAKE) --no-print-directory --output-sync=target lint rtl-yosys rtl-icarus rtl-vsmoke rtl-params mutants-apply
 	@echo "rtl-check: all RTL flows passed"
+
+# Illegal parameter values (51 cases over the ranges of the 14 blocks of rtl/ and fpga/rtl/, and a
+# legal control per block): Verilator,
+# Yosys and Icarus must each refuse every one with the message of the block that owns the range.
+rtl-params: ## Every block refuses illegal parameter values in Verilator, Yosys and Icarus (scripts/rtl_params.sh)
+	@VERILATOR=$(VERILATOR) YOSYS=$(YOSYS) IVERILOG=$(IVERILOG) VVP=$(VVP) \
+	  bash scripts/rtl_params.sh --jobs $(LINT_JOBS) --out $(RTL_BUILD)/params
+
+# The mutants (make formal-mutants, cosim-mutant, cosim-sys-mutant) are not run by make test, but an
+# edit of rtl/ can leave a mutant's substitution matching nothing: this checks, in about a second,
+# that every one still changes its file (and that each formal mutant names a job).
+mutants-apply: ## Every formal, cosim and system mutant's substitution still applies to rtl/ (none is run)
+	@MUTANT_APPLY_ONLY=1 FV_OUT=$(RTL_BUILD)/mutants-apply bash scripts/formal/mutants.sh
+	@MUTANT_APPLY_ONLY=1 bash tb/scripts/mutate.sh $(BUILD)
+	@MUTANT_APPLY_ONLY=1 bash tb/scripts/mutate_sys.sh $(BUILD)
 
 # Two Verilator processes at a time (LINT_JOBS); each configuration's output is printed in the list's
 # order once all have run, and any failure fails the target.

@@ -94,14 +94,15 @@ module ga_check #(
 
   // Elaboration-time parameter checks (Icarus 11: at time 0, see ga_mlb).
   localparam bit ParamsBad = (TagBits != 7 && TagBits != 16) || (Lanes < 1) || (Lanes > 32) ||
-                             (RegStages < 0) || (RegStages > 3);
+                             (RegStages < 0) || (RegStages > 3) ||
+                             (EndForm != 0 && EndForm != 1);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_check: TagBits must be 7 or 16, Lanes 1..32 and RegStages 0..3");
+    if (ParamsBad) $fatal(1, "ga_check: TagBits must be 7 or 16, Lanes 1..32, EndForm 0 or 1 and RegStages 0..3");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_check: TagBits must be 7 or 16, Lanes 1..32 and RegStages 0..3");
+    $error("ga_check: TagBits must be 7 or 16, Lanes 1..32, EndForm 0 or 1 and RegStages 0..3");
   end
 `endif
 

@@ -182,6 +182,13 @@ module ga_mlb #(
   assign rng_va     = {{TagBits{1'b0}}, rng_ptr_i[V-1:0]};
   assign rng_tag_ok = (rng_tag != '0) && (rng_tag != TagFreed);
 
+  // An entry's end bound, base + size in 65 bits, from the tb field's VA bits and the size (EndForm 1:
+  // computed at the compare; EndForm 2: computed once at the FILL and stored). The assertion
+  // EndStored_A and the formal properties restate the sum on their own rather than call this.
+  function automatic logic [64:0] end_bound(input logic [V-1:0] base, input logic [63:0] size);
+    end_bound = {1'b0, {TagBits{1'b0}}, base} + {1'b0, size};
+  endfunction
+
   logic [Entries-1:0] rng_match;    // valid and matches rng_ptr_i
   logic [Entries-1:0] loc_match;    // valid and loc == loc_i
   logic [Entries-1:0] upd_match;    // valid and loc == upd_loc_i (the FILL's location)
@@ -198,7 +205,7 @@ module ga_mlb #(
       assign covers = (rng_va >= ebase) && (off < size_q[i*64 +: 64]);         // M3
     end else if (EndForm == 1) begin : gen_m3_end
       assign covers = (rng_va >= ebase) &&                                      // M3
-                      ({1'b0, rng_va} < ({1'b0, ebase} + {1'b0, size_q[i*64 +: 64]}));
+                      ({1'b0, rng_va} < end_bound(tb_q[i*64 +: V], size_q[i*64 +: 64]));
     end else begin : gen_m3_stored_end
       assign covers = (rng_va >= ebase) && ({1'b0, rng_va} < end_q[i*65 +: 65]);  // M3
     end
@@ -386,7 +393,7 @@ module ga_mlb #(
   if (EndForm == 2) begin : gen_end_reg
     logic [64:0]           upd_end;
     logic [Entries*65-1:0] end_d;
-    assign upd_end = {1'b0, {TagBits{1'b0}}, upd_tb_i[V-1:0]} + {1'b0, upd_size_i};
+    assign upd_end = end_bound(upd_tb_i[V-1:0], upd_size_i);
     `GA_ALWAYS_COMB begin
       end_d = end_q;
       if (upd_op_i == ga_pkg::MLB_FILL) begin

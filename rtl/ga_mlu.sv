@@ -204,14 +204,16 @@ module ga_mlu #(
                              (MlbEntries > 64) || (Lanes < 1) || (Lanes > 32) || (IdW < 1) ||
                              (IdW > 16) || (RegCheck < 0) || (RegCheck > 3) ||
                              (RegCheck != 0 && RegLookup == 0) || (EndForm < 0) || (EndForm > 2) ||
-                             (ReadForm != 0 && ReadForm != 1) || (FillPort != 0 && FillPort != 1);
+                             (ReadForm != 0 && ReadForm != 1) || (FillPort != 0 && FillPort != 1) ||
+                             (HwOnly != 0 && HwOnly != 1) || (HasIndex != 0 && HasIndex != 1) ||
+                             (RegLookup != 0 && RegLookup != 1);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, ReadForm 0|1, FillPort 0|1");
+    if (ParamsBad) $fatal(1, "ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, ReadForm, FillPort, HwOnly, HasIndex and RegLookup 0|1");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, ReadForm 0|1, FillPort 0|1");
+    $error("ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, ReadForm, FillPort, HwOnly, HasIndex and RegLookup 0|1");
   end
 `endif
 

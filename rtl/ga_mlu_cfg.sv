@@ -63,6 +63,18 @@ module ga_mlu_cfg #(
   output logic [15:0]                sm_o
 );
 
+  // Elaboration-time parameter checks (Icarus 11: at time 0, see ga_mlb)
+  localparam bit ParamsBad = (HwOnly != 0 && HwOnly != 1) || (HasIndex != 0 && HasIndex != 1);
+`ifdef __ICARUS__
+  initial begin
+    if (ParamsBad) $fatal(1, "ga_mlu_cfg: HwOnly and HasIndex 0 or 1");
+  end
+`else
+  if (ParamsBad) begin : gen_bad_params
+    $error("ga_mlu_cfg: HwOnly and HasIndex 0 or 1");
+  end
+`endif
+
   logic                       mode_q, mode_d;
   logic [ga_pkg::LayoutW-1:0] layout_q, layout_d;
   logic [63:0]                root_q, root_d;

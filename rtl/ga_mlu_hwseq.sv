@@ -110,6 +110,18 @@ module ga_mlu_hwseq #(
   output logic [4:0]            lead_o
 );
 
+  // Elaboration-time parameter checks (Icarus 11: at time 0, see ga_mlb)
+  localparam bit ParamsBad = (TagBits != 7 && TagBits != 16) || (Lanes < 1) || (Lanes > 32);
+`ifdef __ICARUS__
+  initial begin
+    if (ParamsBad) $fatal(1, "ga_mlu_hwseq: TagBits 7 or 16, Lanes 1..32");
+  end
+`else
+  if (ParamsBad) begin : gen_bad_params
+    $error("ga_mlu_hwseq: TagBits 7 or 16, Lanes 1..32");
+  end
+`endif
+
   localparam int V = 64 - TagBits;
   localparam logic [TagBits-1:0] TagFreed = {TagBits{1'b1}};   // (see ga_mlu: no '1 initialiser)
 

@@ -111,6 +111,19 @@ module ga_mlu_rsp #(
   output logic [4:0]           ev_lane_o
 );
 
+  // Elaboration-time parameter checks (Icarus 11: at time 0, see ga_mlb)
+  localparam bit ParamsBad = (IdW < 1) || (IdW > 16) || (Lanes < 1) || (Lanes > 32) ||
+                             (LaneLoad != 0 && LaneLoad != 1);
+`ifdef __ICARUS__
+  initial begin
+    if (ParamsBad) $fatal(1, "ga_mlu_rsp: IdW 1..16, Lanes 1..32, LaneLoad 0 or 1");
+  end
+`else
+  if (ParamsBad) begin : gen_bad_params
+    $error("ga_mlu_rsp: IdW 1..16, Lanes 1..32, LaneLoad 0 or 1");
+  end
+`endif
+
   localparam int AW = 64 * Lanes;
 
   // Response register

@@ -124,14 +124,15 @@ module ga_walker #(
   localparam int BeatCntW  = (IxBeats > 1) ? $clog2(IxBeats) : 1;
 
   localparam bit ParamsBad = (TagBits != 7 && TagBits != 16) || (HasIndex != 0 && HasIndex != 1) ||
-                             (BeatBytes < 32) || (IxBeats * BeatBytes != ga_pkg::IdxNodeBytes);
+                             (BeatBytes < 32) || (IxBeats * BeatBytes != ga_pkg::IdxNodeBytes) ||
+                             (EndForm != 0 && EndForm != 1);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_walker: TagBits must be 7 or 16, HasIndex 0 or 1, the beat 32 .. 128 bytes");
+    if (ParamsBad) $fatal(1, "ga_walker: TagBits must be 7 or 16, EndForm and HasIndex 0 or 1, the beat 32 .. 128 bytes");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_walker: TagBits must be 7 or 16, HasIndex 0 or 1, the beat 32 .. 128 bytes");
+    $error("ga_walker: TagBits must be 7 or 16, EndForm and HasIndex 0 or 1, the beat 32 .. 128 bytes");
   end
 `endif
 

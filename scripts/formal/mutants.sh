@@ -4,6 +4,8 @@
 # passes, or a sed that changes nothing (the RTL moved under it), fails this script.
 #
 #   mutants.sh [NAME ...]      every mutant, or only the NAMEs given
+#   MUTANT_APPLY_ONLY=1 mutants.sh   only check that every sed still changes its file and names a job
+#                                    (no solver; make mutants-apply, in make test)
 #
 # Output: $FV_OUT (default build/formal/mutants)/<mutant>/{rtl/,<job>/cex.vcd, ...}.
 # Open a counterexample with: gtkwave build/formal/mutants/<mutant>/<job>/cex.vcd
@@ -27,7 +29,7 @@ check_no_vatop|ga_check.sv|check_t16_l1|s/ \&\& (acc_bytes <= VaTop - va);/;/|G6
 mlb_lt_le|ga_mlb.sv|mlb8_lookup|s/assign covers = (rng_va >= ebase) \&\& (off < size_q\[i\*64 +: 64\]);/assign covers = (rng_va >= ebase) \&\& (off <= size_q[i*64 +: 64]);/|MLB range match: off < size becomes off <= size
 mlb_no_tag|ga_mlb.sv|mlb8_lookup|s/\&\& (tb_q\[i\*64 + V +: TagBits\] == rng_tag) \&\& covers;/\&\& covers;/|MLB range match without the tag compare (M2)
 mlb_end2_le|ga_mlb.sv|mlb4_lookup_e2|s/({1'b0, rng_va} < end_q\[i\*65 +: 65\]);/({1'b0, rng_va} <= end_q[i*65 +: 65]);/|EndForm 2: the range match against the stored end bound takes va = base + size (one byte past the end hits)
-mlb_end2_store|ga_mlb.sv|mlb4_inv_e2|s/assign upd_end = {1'b0, {TagBits{1'b0}}, upd_tb_i\[V-1:0\]} + {1'b0, upd_size_i};/assign upd_end = {1'b0, upd_tb_i} + {1'b0, upd_size_i};/|EndForm 2: the stored end bound is computed from the tagged base (the tag not masked off)
+mlb_end2_store|ga_mlb.sv|mlb4_inv_e2|s/assign upd_end = end_bound(upd_tb_i\[V-1:0\], upd_size_i);/assign upd_end = {1'b0, upd_tb_i} + {1'b0, upd_size_i};/|EndForm 2: the stored end bound is computed from the tagged base (the tag not masked off)
 mlb_rd_write_field|ga_mlb.sv|mlb4_inv_e2|s/ram_size\[fill_idx_o\] <= upd_size_i;/ram_size[fill_idx_o] <= upd_tb_i;/|ReadForm 1: a FILL writes the wrong field into the size copy (the range and location hits return a wrong size)
 mlb_rd_read_port|ga_mlb.sv|mlb4_lookup_e2|s/assign rng_loc_o  = {64{rng_hit_o}} \& ram_loc\[rng_idx_o\];/assign rng_loc_o  = {64{rng_hit_o}} \& ram_loc[loc_idx_o];/|ReadForm 1: the range hit's location is read at the location lookup's index
 mlb_rd_no_gate|ga_mlb.sv|mlb4_lookup_e2|s/assign loc_tb_o   = {64{loc_hit_o}} \& ram_tb\[loc_idx_o\];/assign loc_tb_o   = ram_tb[loc_idx_o];/|ReadForm 1: a location miss returns entry 0's copy instead of zeros
@@ -49,8 +51,8 @@ mlu_rl_inval_race|ga_mlu.sv|mlu_safety_rl@10/4|/ga_pkg::OP_INVALIDATE: begin/,/r
 mlu_fp_inv_walker|ga_mlu.sv|mlu_safety_fp@10/4|s/assign mlb_inv_loc  = a_md;/assign mlb_inv_loc  = w_loc;/|FillPort 1: the MLB's INVAL port reads the walker's location instead of the INVALIDATE's md (the wrong entry is invalidated)
 mlu_fp_fill_md|ga_mlu.sv|mlu_safety_fp@10/4|s/assign mlb_fill_loc = w_loc;/assign mlb_fill_loc = a_md;/|FillPort 1: the MLB's FILL port reads the accept stage's md instead of the walker's location (an entry filled under a location it was not read from)
 arb_no_advance|ga_arb.sv|arb_n4@8/3|s/ptr_d  = (gnt_int == N - 1) ? '0 : IdxW'(gnt_int + 1);/ptr_d  = ptr_q;/|the arbiter's round-robin pointer never moves: a low-index SM can starve the others
-mlb_end_le|ga_mlb.sv|mlb2_end_eq|s/({1'b0, rng_va} < ({1'b0, ebase}/({1'b0, rng_va} <= ({1'b0, ebase}/|EndForm 1 range match: va < base + size becomes va <= base + size (issue 13)
-mlb_end_le8|ga_mlb.sv|mlb8_lookup_end|s/({1'b0, rng_va} < ({1'b0, ebase}/({1'b0, rng_va} <= ({1'b0, ebase}/|the same EndForm 1 bug against the 8-entry EndForm 1 lookups (mlb8_lookup_end, any-abc: ABC's counterexample in 0.5 s)
+mlb_end_le|ga_mlb.sv|mlb2_end_eq|s/({1'b0, rng_va} < end_bound(/({1'b0, rng_va} <= end_bound(/|EndForm 1 range match: va < base + size becomes va <= base + size (issue 13)
+mlb_end_le8|ga_mlb.sv|mlb8_lookup_end|s/({1'b0, rng_va} < end_bound(/({1'b0, rng_va} <= end_bound(/|the same EndForm 1 bug against the 8-entry EndForm 1 lookups (mlb8_lookup_end, any-abc: ABC's counterexample in 0.5 s)
 first_one_all_mlb|ga_first_one.sv|mlb8_lookup|s/f\[i\] = m\[i\] \&\& !seen;/f[i] = m[i];/|ga_first_one keeps every set bit, not only the lowest: an MLB hit returns the OR of all matching entries (spec 6.2)
 first_one_all_check|ga_first_one.sv|check_t7_l2|s/f\[i\] = m\[i\] \&\& !seen;/f[i] = m[i];/|the same bug in the check: the record of two failing lanes is the OR of both (spec 4.4)
 mlu_s_rec_lane0|ga_mlu.sv|mlu_lanes@2/2|/ga_pkg::OP_MEMCHECK_S: begin/,/r_lane  = chk_first_lane;/s/r_eaddr = chk_first_addr;/r_eaddr = a_addr[63:0];/|MEMCHECK.S record: the address of lane 0 instead of the lowest failing lane's (spec 4.4; issue 13)
@@ -84,6 +86,11 @@ while IFS='|' read -r name file job sedscr what; do
     diff -u "rtl/$file" "$dir/rtl/$file" >"$dir/mutant.diff"
     line=$(grep -h "^$job|" "$jobs_file" "$here/jobs-full.txt" | head -1)   # CI jobs first
     [ -n "$line" ] || { echo "$name: no job $job in $jobs_file or jobs-full.txt"; bad=$((bad + 1)); continue; }
+    if [ -n "${MUTANT_APPLY_ONLY:-}" ]; then
+        summary+=("$(printf '%-16s %-13s %-8s %s' "$name" "$job" APPLIES "rtl/$file")")
+        rm -rf "$dir"
+        continue
+    fi
     IFS='|' read -r _ mode depth top params defines solver <<<"$line"
     [ -n "$dover" ] && depth=$dover
     echo "--- mutant $name ($what): rtl/$file, job $job"
@@ -100,6 +107,11 @@ while IFS='|' read -r name file job sedscr what; do
     fi
 done < <(mutants)
 
+if [ -n "${MUTANT_APPLY_ONLY:-}" ]; then
+    echo "formal mutants: $((n - bad)) of $n seds apply to the current rtl/ and name a job (not run)"
+    [ $n -gt 0 ] && [ $bad -eq 0 ]
+    exit
+fi
 echo
 echo "Formal mutants: each must FAIL with a counterexample (gtkwave <vcd>)"
 printf '%-16s %-13s %-8s %s\n' MUTANT JOB RESULT COUNTEREXAMPLE

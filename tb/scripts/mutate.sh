@@ -3,7 +3,8 @@
 # one configuration from the copy and show that the lockstep co-simulation fails on it. rtl/ itself is
 # never touched (every mutation works on its own copy, removed at the end).
 #
-#   mutate.sh BUILD        (make cosim-mutant; MUTANT_ONLY=REGEX runs the mutants whose name matches)
+#   mutate.sh BUILD        (make cosim-mutant; MUTANT_ONLY=REGEX runs the mutants whose name matches;
+#                          MUTANT_APPLY_ONLY=1 only checks that every substitution still applies)
 #
 # Each mutation is a Perl substitution that must match in the named file; one that no longer matches
 # (the RTL changed) is reported as "not applicable" and fails the demo, so the list is kept current.
@@ -64,6 +65,7 @@ if [ -n "${MUTANT_ONLY:-}" ]; then
 fi
 for m in "${mutations[@]}"; do
     IFS='|' read -r name cfg _ <<<"$m"
+    [ -n "${MUTANT_APPLY_ONLY:-}" ] && break
     [ -n "${control[$cfg]:-}" ] && continue
     control[$cfg]=1
     dir="$tmp/control_$cfg"
@@ -89,6 +91,10 @@ for m in "${mutations[@]}"; do
         bad=$((bad + 1))
         continue
     fi
+    if [ -n "${MUTANT_APPLY_ONLY:-}" ]; then
+        rm -rf "$dir"
+        continue
+    fi
     echo "---- $name: $what"
     diff -u "$root/rtl/$file" "$dir/rtl/$file" | sed -n '3,$p' | grep '^[-+]' | head -4 | sed 's/^/     /'
     if ! make --no-print-directory -s -C "$root" TB_RTL="$dir/rtl" BUILD="$dir/build" \
@@ -103,5 +109,10 @@ for m in "${mutations[@]}"; do
     printf '%-18s %s\n' "$name" "$result"
     [ "$result" = CAUGHT ] && caught=$((caught + 1))
 done
+if [ -n "${MUTANT_APPLY_ONLY:-}" ]; then
+    echo "$(basename "$0"): $((total - bad)) of $total mutants' substitutions apply to the current rtl/ (not run)"
+    [ $total -gt 0 ] && [ $bad -eq 0 ]
+    exit
+fi
 echo "mutation demo: $caught of $total mutants caught by the co-simulation (rtl/ unchanged)"
 [ $caught -eq $total ] && [ $bad -eq 0 ]
