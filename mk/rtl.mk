@@ -70,7 +70,7 @@ RTL_LINT_CFGS := \
   ga_mlb:TagBits=7,Entries=8,EndForm=1,AgeForm=1 ga_mlb:TagBits=16,Entries=64,AgeForm=1 \
   ga_mlb:TagBits=7,Entries=1,EndForm=2 ga_mlb:TagBits=16,Entries=16,EndForm=2,AgeForm=1 \
   ga_mlb:TagBits=7,Entries=1,ReadForm=1 ga_mlb:TagBits=16,Entries=16,EndForm=2,AgeForm=1,ReadForm=1 \
-  ga_mlb:TagBits=7,Entries=1,FillPort=1 ga_mlb:TagBits=16,Entries=16,EndForm=2,AgeForm=1,ReadForm=1,FillPort=1 \
+  ga_mlb:TagBits=7,Entries=1,FillPort=1 ga_mlb:TagBits=7,Entries=1,FillPort=2 ga_mlb:TagBits=16,Entries=16,EndForm=2,AgeForm=1,ReadForm=1,FillPort=1 \
   ga_check:TagBits=7,Lanes=1 ga_check:TagBits=16,Lanes=32 \
   ga_check:TagBits=7,Lanes=1,EndForm=1 ga_check:TagBits=16,Lanes=32,EndForm=1 \
   ga_check:TagBits=7,Lanes=5,RegStages=1 ga_check:TagBits=16,Lanes=32,EndForm=1,RegStages=2 \
@@ -83,6 +83,7 @@ RTL_LINT_CFGS := \
   ga_mlu:TagBits=7,MlbEntries=8,Lanes=2,IdW=1,EndForm=1,HwOnly=0 ga_mlu:TagBits=16,MlbEntries=4,Lanes=1,EndForm=1 ga_mlu:TagBits=7,MlbEntries=8,Lanes=1,EndForm=1,RegLookup=1,HwOnly=0,HasIndex=0 ga_mlu:TagBits=16,MlbEntries=16,Lanes=32,RegLookup=1 \
   ga_mlu:TagBits=7,MlbEntries=16,Lanes=32,EndForm=1,RegLookup=1,RegCheck=3,HwOnly=0,HasIndex=0 \
   ga_mlu:TagBits=16,MlbEntries=8,Lanes=2,RegLookup=1,RegCheck=1 ga_mlu:TagBits=7,MlbEntries=8,Lanes=1,FillPort=1 \
+  ga_mlu:TagBits=7,MlbEntries=8,Lanes=1,FillPort=2 ga_mlu:TagBits=16,MlbEntries=16,Lanes=2,RegLookup=1,RegCheck=1,FillPort=2 \
   ga_mlu:TagBits=16,MlbEntries=16,Lanes=32,EndForm=2,RegLookup=1,RegCheck=3,ReadForm=1,FillPort=1
 
 # Yosys generic synthesis runs: name, top, chparam arguments. The 32-lane runs (ga_mlu: minutes;
@@ -180,7 +181,7 @@ rtl-icarus: ## Icarus -g2012 compile of all RTL (four ga_mlu configurations), th
 	@mkdir -p $(RTL_BUILD)
 	@for p in "-Pga_mlu.Lanes=32 -Pga_mlu.MlbEntries=16 -Pga_mlu.TagBits=16" \
 	          "-Pga_mlu.Lanes=1 -Pga_mlu.MlbEntries=8 -Pga_mlu.TagBits=7" \
-	          "-Pga_mlu.Lanes=2 -Pga_mlu.MlbEntries=8 -Pga_mlu.TagBits=7 -Pga_mlu.EndForm=1 -Pga_mlu.HwOnly=0 -Pga_mlu.RegLookup=1" \
+	          "-Pga_mlu.Lanes=2 -Pga_mlu.MlbEntries=8 -Pga_mlu.TagBits=7 -Pga_mlu.EndForm=1 -Pga_mlu.HwOnly=0 -Pga_mlu.RegLookup=1 -Pga_mlu.FillPort=2" \
 	          "-Pga_mlu.Lanes=5 -Pga_mlu.MlbEntries=8 -Pga_mlu.TagBits=7 -Pga_mlu.EndForm=2 -Pga_mlu.RegLookup=1 -Pga_mlu.RegCheck=3 -Pga_mlu.ReadForm=1 -Pga_mlu.FillPort=1"; do \
 	  echo "icarus ga_mlu $$p"; \
 	  $(IVERILOG) -g2012 $(RTL_INC) -s ga_mlu $$p -o $(RTL_BUILD)/ga_mlu.vvp $(RTL_SRC) \

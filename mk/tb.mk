@@ -17,15 +17,19 @@ TB_LAYOUTS   := $(shell bash scripts/layouts.sh --rtl)
 # (the 32-lane ECP5 build, docs/fpga.md §11.3), and rc1 = rl and RegCheck 1. t16_m16_l32_rc also has
 # EndForm 2 (the MLB stores each entry's end bound at fill; EndForm 1 stays in the other four). Both rc
 # have ReadForm 1 (the MLB returns a hit's fields from copies in RAM read by the hit's index; the other
-# configurations keep ReadForm 0, its multiplexers). t16_m16_l32_rc and rc1 have FillPort 1 (the MLB's
-# FILL and INVAL locations on ports of their own; the others keep FillPort 0, one select for both).
+# configurations keep ReadForm 0, its multiplexers). t16_m16_l32_rc has FillPort 1 (the MLB's FILL and
+# INVAL locations on ports of their own), rc1, t16_m16_l32_rl and fp2 (rl's options on one lane, the
+# cosim mutant fp2_no_settle's configuration) FillPort 2 (as 1, with the FILL's compares registered a
+# cycle early and a walker result taken from its second cycle: with RegCheck 1 and 0); the others keep
+# FillPort 0, one select for both.
 # Run by cosim-quick and cosim-opt (make test: test-hw).
-TB_CFGS_OPT  := t7_m8_l1_rl t16_m16_l32_rl t7_m8_l1_rc t16_m16_l32_rc t16_m8_l1_rc1
+TB_CFGS_OPT  := t7_m8_l1_rl t16_m16_l32_rl t7_m8_l1_rc t16_m16_l32_rc t16_m8_l1_rc1 t7_m8_l1_fp2
 tb_gx_t7_m8_l1_rl    := -GRegLookup=1 -GEndForm=1
-tb_gx_t16_m16_l32_rl := -GRegLookup=1 -GEndForm=1
+tb_gx_t16_m16_l32_rl := -GRegLookup=1 -GEndForm=1 -GFillPort=2
 tb_gx_t7_m8_l1_rc    := -GRegLookup=1 -GEndForm=1 -GRegCheck=3 -GReadForm=1
 tb_gx_t16_m16_l32_rc := -GRegLookup=1 -GEndForm=2 -GRegCheck=3 -GReadForm=1 -GFillPort=1
-tb_gx_t16_m8_l1_rc1  := -GRegLookup=1 -GEndForm=1 -GRegCheck=1 -GFillPort=1
+tb_gx_t16_m8_l1_rc1  := -GRegLookup=1 -GEndForm=1 -GRegCheck=1 -GFillPort=2
+tb_gx_t7_m8_l1_fp2   := -GRegLookup=1 -GEndForm=1 -GFillPort=2
 TB_JOBS      ?= 2
 # make cosim: random requests per (configuration x layout) run, 32 runs (4 layouts): COSIM_OPS for
 # each of the 16 runs of a 1-lane configuration, COSIM_OPS_WIDE for each of the 16 runs of a 32-lane

@@ -24,7 +24,8 @@
 //                                                                  v                 v
 //                                   valid / tb / size / loc / age registers (q <= d)
 //
-// (FillPort 0, the default: no inv_loc_i compares; an INVAL uses the FILL's, on upd_loc_i.)
+// (FillPort 0, the default: no inv_loc_i compares; an INVAL uses the FILL's, on upd_loc_i. FillPort 2:
+// the FILL's compares are registered, from the cycle before, so the victim starts at flip-flops.)
 //
 // Replacement is true LRU kept as an age permutation age_0..age_{N-1} of 0..N-1 (0 = most recently
 // used). Touch i: every j with age_j < age_i ages by one, age_i <- 0. Flush: age_i <- i. Invalidate
@@ -66,6 +67,15 @@
 //                      comparators of its own (Entries 64-bit compares more), so that the top can
 //                      drive the FILL port from the walker's location register directly instead of
 //                      through a select between the two (ga_mlu FillPort 1, docs/fpga.md §11.3).
+//                      2: as 1, and the FILL's same-location compares (N x loc == upd_loc_i) are
+//                      registered every cycle (fm_q), so a FILL's victim and the LRU update that
+//                      follows it start at flip-flops instead of behind N 64-bit compares. It needs
+//                      the top to keep a contract (FillPre, port properties in ga_mlb_props.svh): a
+//                      FILL comes in a cycle after one with reset high, no FILL and the same
+//                      upd_loc_i, so the registered compares equal this cycle's (locations change
+//                      only at a FILL). ga_mlu FillPort 2 keeps it by taking a walker result only in
+//                      its second cycle (docs/fpga.md §11.3). The assertion FillPre_A checks the
+//                      compares at every FILL.
 //
 // Interfaces: lookups are combinational and have no handshake. The update port is a command that
 // takes effect at the next rising edge, one command per cycle by construction; the top issues TOUCH
@@ -118,8 +128,8 @@ module ga_mlb #(
   input  logic [63:0]                   upd_tb_i,    // FILL
   input  logic [63:0]                   upd_size_i,  // FILL
   input  logic [63:0]                   upd_loc_i,   // FILL (FillPort 0: and INVAL)
-  /* verilator lint_off UNUSEDSIGNAL */               // read with FillPort 1 only
-  input  logic [63:0]                   inv_loc_i,   // INVAL (FillPort 1)
+  /* verilator lint_off UNUSEDSIGNAL */               // read with FillPort 1 or 2 only
+  input  logic [63:0]                   inv_loc_i,   // INVAL (FillPort 1, 2)
   /* verilator lint_on UNUSEDSIGNAL */
   output logic [IdxW-1:0]               fill_idx_o   // the entry a FILL at upd_loc_i writes
 );
@@ -136,14 +146,14 @@ module ga_mlb #(
   // blocks, so it stops at time 0 instead.
   localparam bit ParamsBad = (TagBits != 7 && TagBits != 16) || (Entries < 1) || (Entries > 64) ||
                              (EndForm < 0) || (EndForm > 2) || (AgeForm != 0 && AgeForm != 1) ||
-                             (ReadForm != 0 && ReadForm != 1) || (FillPort != 0 && FillPort != 1);
+                             (ReadForm != 0 && ReadForm != 1) || (FillPort < 0) || (FillPort > 2);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm 0..2, AgeForm, ReadForm and FillPort 0 or 1");
+    if (ParamsBad) $fatal(1, "ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm and FillPort 0..2, AgeForm and ReadForm 0 or 1");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm 0..2, AgeForm, ReadForm and FillPort 0 or 1");
+    $error("ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm and FillPort 0..2, AgeForm and ReadForm 0 or 1");
   end
 `endif
 
@@ -192,6 +202,9 @@ module ga_mlb #(
   logic [Entries-1:0] rng_match;    // valid and matches rng_ptr_i
   logic [Entries-1:0] loc_match;    // valid and loc == loc_i
   logic [Entries-1:0] upd_match;    // valid and loc == upd_loc_i (the FILL's location)
+  logic [Entries-1:0] upd_cmp;      // loc == upd_loc_i, this cycle's compares (FillPort 2: in fm_q
+                                    // the cycle after)
+  logic [Entries-1:0] fm_q;         // FillPort 2: upd_cmp of the cycle before (else unused, 0)
   logic [Entries-1:0] inv_match;    // valid and holds the INVAL's location (FillPort 0: upd_match)
   logic [Entries-1:0] is_oldest;    // age == Entries - 1
 
@@ -212,13 +225,27 @@ module ga_mlb #(
     assign rng_match[i] = valid_q[i] && rng_tag_ok                              // M1
                           && (tb_q[i*64 + V +: TagBits] == rng_tag) && covers;  // M2, M3
     assign loc_match[i] = valid_q[i] && (loc_q[i*64 +: 64] == loc_i);
-    assign upd_match[i] = valid_q[i] && (loc_q[i*64 +: 64] == upd_loc_i);
+    assign upd_cmp[i]   = (loc_q[i*64 +: 64] == upd_loc_i);
+    assign upd_match[i] = valid_q[i] && ((FillPort == 2) ? fm_q[i] : upd_cmp[i]);
     if (FillPort != 0) begin : gen_inv_cmp
       assign inv_match[i] = valid_q[i] && (loc_q[i*64 +: 64] == inv_loc_i);
     end else begin : gen_inv_shared
       assign inv_match[i] = upd_match[i];
     end
     assign is_oldest[i] = (age_q[i*IdxW +: IdxW] == IdxW'(Entries - 1));
+  end
+
+  // FillPort 2: the FILL's compares a cycle early (the FillPre contract makes them this cycle's).
+  if (FillPort == 2) begin : gen_fill_pre
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        fm_q <= '0;
+      end else begin
+        fm_q <= upd_cmp;
+      end
+    end
+  end else begin : gen_no_fill_pre
+    assign fm_q = '0;
   end
 
   // Index of a one-hot vector (0 for an empty one).
@@ -482,6 +509,15 @@ module ga_mlb #(
               else $error("RamCopy_A: entry %0d copy tb %h size %h loc %h", i, ram_tb[i], ram_size[i],
                           ram_loc[i]);
           end
+        end
+      end
+      // FillPort 2: at a FILL the registered compares are this cycle's, on every valid entry (what
+      // the top's FillPre contract guarantees; the victim depends on nothing else of them).
+      if (FillPort == 2 && upd_op_i == ga_pkg::MLB_FILL) begin
+        begin : FillPre_A
+          assert ((valid_q & fm_q) == (valid_q & upd_cmp))
+            else $error("FillPre_A: registered compares %h, this cycle's %h (valid %h)", fm_q, upd_cmp,
+                        valid_q);
         end
       end
       // Commands are legal; a touch names a valid entry (it follows a hit).

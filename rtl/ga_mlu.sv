@@ -60,13 +60,17 @@
 //   ReadForm    0 | 1     ga_mlb's ReadForm: 0 (default) a hit's fields through multiplexers over
 //                         the entry registers; 1 from copies in distributed RAM read by the hit's
 //                         index (the same function; the 16-entry ECP5 builds, docs/fpga.md §11.3)
-//   FillPort    0 | 1     how the MLB gets a FILL's and an INVAL's location (the same function).
+//   FillPort    0 .. 2    how the MLB gets a FILL's and an INVAL's location (the same function).
 //                         0 (default): one select between the walker's result location and the
 //                         accept stage's md gives both, and one set of the MLB's compares serves
 //                         both. 1 (ga_mlb FillPort 1): the FILL port reads the walker's location
 //                         register directly and the INVAL port the accept stage's md, so the fill
 //                         victim's compares start at registers (MlbEntries 64-bit compares more;
-//                         the 16-entry ECP5 builds, docs/fpga.md §11.3)
+//                         the 16-entry ECP5 builds, docs/fpga.md §11.3). 2 (ga_mlb FillPort 2): as
+//                         1, and the MLB registers the FILL's compares a cycle early; to keep its
+//                         contract (the cycle before a FILL has the same location and no FILL) a
+//                         walker result is taken only from its second cycle (w_settled): one cycle
+//                         more per walk, the same function
 //   RegLookup   0 | 1     0 (default): the accept stage of §3.4, lookup + check + response in the
 //                         accepting cycle. 1: the lookup is registered. The accepting cycle only makes
 //                         the MLB lookups and registers their results with the request (lk_*); the
@@ -204,16 +208,16 @@ module ga_mlu #(
                              (MlbEntries > 64) || (Lanes < 1) || (Lanes > 32) || (IdW < 1) ||
                              (IdW > 16) || (RegCheck < 0) || (RegCheck > 3) ||
                              (RegCheck != 0 && RegLookup == 0) || (EndForm < 0) || (EndForm > 2) ||
-                             (ReadForm != 0 && ReadForm != 1) || (FillPort != 0 && FillPort != 1) ||
+                             (ReadForm != 0 && ReadForm != 1) || (FillPort < 0) || (FillPort > 2) ||
                              (HwOnly != 0 && HwOnly != 1) || (HasIndex != 0 && HasIndex != 1) ||
                              (RegLookup != 0 && RegLookup != 1);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, ReadForm, FillPort, HwOnly, HasIndex and RegLookup 0|1");
+    if (ParamsBad) $fatal(1, "ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm and FillPort 0..2, ReadForm, HwOnly, HasIndex and RegLookup 0|1");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, ReadForm, FillPort, HwOnly, HasIndex and RegLookup 0|1");
+    $error("ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm and FillPort 0..2, ReadForm, HwOnly, HasIndex and RegLookup 0|1");
   end
 `endif
 
@@ -535,9 +539,26 @@ module ga_mlu #(
   // cycle after an acceptance belongs to the registered accept stage, the walker waits). w_hold: the
   // result owns the check's inputs and the request port is closed; w_done_g: it is taken (RegCheck:
   // RegCheck cycles later, chk_go).
-  logic                 w_hold, w_done_g;
+  // FillPort 2: w_settled, the result was there in the cycle before and not taken then (w_ack), so
+  // its location was on the MLB's FILL port a cycle before the FILL and no FILL came in between
+  // (every FILL takes a result; ga_mlb's FillPre contract); the walker holds a result unchanged
+  // until it is taken.
+  logic                 w_hold, w_done_g, w_settled;
   assign w_hold   = w_done && !lk_busy;
-  assign w_done_g = w_hold && chk_go;
+  assign w_done_g = w_hold && chk_go && w_settled;
+  if (FillPort == 2) begin : gen_w_settle
+    logic w_settle_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        w_settle_q <= 1'b0;
+      end else begin
+        w_settle_q <= w_done && !w_ack;
+      end
+    end
+    assign w_settled = w_settle_q;
+  end else begin : gen_w_now
+    assign w_settled = 1'b1;
+  end
 
   // ---------------------------------------------------------------------------------------------
   // MLB

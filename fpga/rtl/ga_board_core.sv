@@ -47,7 +47,8 @@
 //                         iCE40 has no asynchronous-read RAM; docs/fpga.md §11.3)
 //   FillPort              ga_mlu's FillPort: 0 (default) one select feeds the MLB's FILL and INVAL
 //                         locations; 1 each on its own port, so the fill victim's compares start at
-//                         the walker's location register (ECP5 builds; docs/fpga.md §11.3)
+//                         the walker's location register; 2 as 1 with those compares registered a
+//                         cycle early (ECP5 builds; docs/fpga.md §11.3)
 //   RegLookup             ga_mlu's RegLookup: 1 (the board's default) registers the MLB lookup before the
 //                         check; every operation answers one cycle later (docs/fpga.md §5.4)
 //   RegCheck              ga_mlu's RegCheck, 0 .. 3 (> 0 needs RegLookup 1): 0 (the default) a

@@ -22,9 +22,11 @@
 //   RngLookup_A     the range lookup hits exactly when a valid entry matches (M1..M3), returns the
 //                   lowest one; RngHitCovers_A: what it returns covers the address on exact integers
 //                   and carries the pointer's tag (the LOADMETA hit of the issue)
-//   FillVictim_A    the fill victim of spec §6.3 (same location, else lowest invalid, else age N-1)
+//   FillVictim_A    the fill victim of spec §6.3 (same location, else lowest invalid, else age N-1);
+//                   FillPort 2: in a FILL's cycle
 //   Next*_A         the exact next state of NONE, TOUCH, FILL, INVAL (no valid entry holds L
 //                   afterwards) and FLUSH (no valid entry, ages i), spec §6.2-§6.4
+//   FillPre_P       FillPort 2: the port contract that makes the registered fill compares exact
 
 `ifdef GA_FV_MLB_TOP
 `define GA_MLB_PORT assume
@@ -222,9 +224,11 @@
   // Fill victim (group 4): spec §6.3, same location, else the lowest invalid entry, else the least
   // recently used one
   // ---------------------------------------------------------------------------------------------
+  // FillPort 2: fill_idx_o is the victim only in a FILL's cycle (its compares are the last cycle's,
+  // which the FillPre contract makes this cycle's only then); every other port form, in every cycle.
   if ((FvGroups & 4) != 0) begin : g_fv_victim
     always @(*) begin
-      if (rst_ni) begin
+      if (rst_ni && (FillPort != 2 || upd_op_i == ga_pkg::MLB_FILL)) begin
         FillVictimRange_A: assert (32'(fill_idx_o) < Entries);
         if (f_u != '0) begin
           FillVictimSame_A: assert (f_u[fill_idx_o]);
@@ -255,6 +259,18 @@
     f_utb_p   <= upd_tb_i;  f_usize_p <= upd_size_i;  f_uloc_p <= upd_loc_i;
     f_iloc_p  <= f_inv_in;  f_iv_p <= f_iv;
     f_rst_p   <= rst_ni;
+  end
+
+  // FillPort 2 port contract (FillPre, see ga_mlb's header): a FILL comes in a cycle after one with
+  // reset high, no FILL and the same upd_loc_i, so fm_q (last cycle's compares) is this cycle's. A
+  // port property (assumed with ga_mlb on top, asserted inside ga_mlu, which keeps it by w_settled);
+  // with it the victim and next-state properties below hold unchanged. f_past_valid: an any-state
+  // proof has no cycle before its first, so a FILL cannot come there.
+  always @(*) begin
+    if (FillPort == 2 && rst_ni && upd_op_i == ga_pkg::MLB_FILL) begin
+      FillPre_P: `GA_MLB_PORT (f_past_valid && f_rst_p && f_op_p != ga_pkg::MLB_FILL &&
+                               f_uloc_p == upd_loc_i);
+    end
   end
 
   // The touched entry of the previous step (TOUCH: upd_idx, FILL: the victim) and its old age.

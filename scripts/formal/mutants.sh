@@ -62,6 +62,8 @@ mlu_hw_root_live|ga_mlu.sv|mlu_cfg_walk_l2@9/2|/SL_HW_ITER: if (HwOnly != 0) beg
 mlu_hw_dirty_at_accept|ga_mlu.sv|mlu_safety_l2@12/2|/SL_HW_ITER: if (HwOnly != 0) begin/,/sl_state_d = SL_HW_WALK;/s/sl_dirty_d = 1'b0;/sl_dirty_d = sl_dirty_q;/;s/hw_load_pend = a_pend;/hw_load_pend = a_pend; sl_dirty_d = 1'b0;/|an HWOnly access clears the race bit once, at acceptance, instead of at each leader's miss: at Lanes 2 an INVALIDATE accepted during the first leader's walk then drops the second leader's fill (spec 6.5; issue 13)
 cfg_halt_never|ga_mlu_cfg.sv|mlu_cfg@6/2|s/assign halted_d = halt_set_i ? 1'b1 : halt_clr_i ? 1'b0 : halted_q;/assign halted_d = halt_clr_i ? 1'b0 : halted_q;/|the configuration block ignores the halt request: a fault under TERMINATE does not halt the unit (spec 4.5)
 rsp_not_held|ga_mlu_rsp.sv|mlu_safety@10/2|s/rsp_valid_d  = rsp_valid_q \&\& !rsp_ready_i;/rsp_valid_d  = 1'b0;/|the response register drops a response the LSU has not taken (microarchitecture 1.2)
+mlu_fp2_no_settle|ga_mlu.sv|mlu_safety_fp2@12/4|s/    assign w_settled = w_settle_q;/    assign w_settled = ~(w_settle_q \& ~w_settle_q);/|FillPort 2: a walker result is taken in its first cycle, when the MLB's registered fill compares are still those of the location before (ga_mlb's FillPre contract broken)
+mlb_fp2_stale|ga_mlb.sv|mlb4_fp2|s/        fm_q <= upd_cmp;/        fm_q <= (upd_op_i == ga_pkg::MLB_FILL) ? upd_cmp : fm_q;/|FillPort 2: the registered fill compares are updated only at a FILL, so the next FILL chooses its victim by the last one's location
 LIST
 }
 

@@ -34,13 +34,16 @@ mutations=(
   "index_slot_no_limit|t7_m8_l1|ga_walker.sv|s/end else if \(steps_q == limit_q\) begin/end else if (kind_in_d \&\& steps_q == limit_q) begin/|an INDEX leaf reads its slot even when STEP_LIMIT reads were made (spec §3.3 step 9)|20000"
   "check_go_early|t7_m8_l1_rc|ga_mlu.sv|s/assign chk_go = \(chk_ph_q == 2'\(RegCheck\)\);/assign chk_go = (chk_ph_q == 2'(RegCheck - 1));/|RegCheck 3: the check's users act one cycle before its registers hold their inputs' result (a response or a leader step from the previous user's check)"
   "ram_copy_field|t7_m8_l1_rc|ga_mlb.sv|s/ram_loc\[fill_idx_o\]  <= upd_loc_i;/ram_loc[fill_idx_o]  <= upd_tb_i;/|ReadForm 1: a FILL writes the entry's tagged base into the location copy, so a range hit returns a wrong location (the MLB's registers, which the comparators read, stay right)"
-  "inv_port_walker|t16_m8_l1_rc1|ga_mlu.sv|s/assign mlb_inv_loc  = a_md;/assign mlb_inv_loc  = w_loc;/|FillPort 1: the MLB's INVAL port reads the walker's last location instead of the INVALIDATE's md, so a freed entry stays in the MLB (spec §6.4)"
+  "inv_port_walker|t16_m8_l1_rc1|ga_mlu.sv|s/assign mlb_inv_loc  = a_md;/assign mlb_inv_loc  = w_loc;/|FillPort 1 and 2: the MLB's INVAL port reads the walker's last location instead of the INVALIDATE's md, so a freed entry stays in the MLB (spec §6.4)"
+  "fp2_no_settle|t7_m8_l1_fp2|ga_mlu.sv|s/    assign w_settled = w_settle_q;/    assign w_settled = ~(w_settle_q & ~w_settle_q);/|FillPort 2: a walker result is taken in its first cycle, when the MLB's registered fill compares are those of the location before, so a FILL can choose a victim by the wrong location (two entries for one location, or a live entry overwritten)"
   "lane_strip_walk|t7_m8_l1_rc|ga_mlu.sv|s/sl_hw_iter \x7c\x7c sl_hw_walk\);/sl_hw_iter);/|RegCheck 3: the response's lane addresses load 0 when an HWOnly access ends with a leader's walk (the shallow lane load of ga_mlu_rsp LaneLoad 1 forgets a case)"
 )
 
-printf 'mutation demo: %s random requests per layout and mutant; RTL copies under %s\n' "$ops" "$tmp"
-echo "The runs use --no-assert, so what catches a mutant is the lockstep comparison alone; each"
-echo "configuration is first run unmutated (the control), which must pass."
+if [ -z "${MUTANT_APPLY_ONLY:-}" ]; then
+    printf 'mutation demo: %s random requests per layout and mutant; RTL copies under %s\n' "$ops" "$tmp"
+    echo "The runs use --no-assert, so what catches a mutant is the lockstep comparison alone; each"
+    echo "configuration is first run unmutated (the control), which must pass."
+fi
 caught=0 total=0 bad=0
 run3() { # $1 binary, $2 requests per layout: runs the three layouts, prints per layout, sets $result
     result=MISSED
