@@ -119,15 +119,15 @@ rtl_ys_par_mlu-t7e8l32   := -set TagBits 7 -set MlbEntries 8 -set Lanes 32
 
 ##@ RTL
 
-# The four flows are independent (each writes its own files under $(RTL_BUILD)): under make -j they
+# The six flows are independent (each writes its own files under $(RTL_BUILD)): under make -j they
 # run side by side (make test gives rtl-check -j2), each one's output printed in one piece.
 rtl-check: ## Every RTL flow: lint, rtl-yosys, rtl-icarus (with icarus-smoke), rtl-vsmoke, rtl-params, mutants-apply
 	@$(MAKE) --no-print-directory --output-sync=target lint rtl-yosys rtl-icarus rtl-vsmoke rtl-params mutants-apply
 	@echo "rtl-check: all RTL flows passed"
 
 # Illegal parameter values (51 cases over the ranges of the 14 blocks of rtl/ and fpga/rtl/, and a
-# legal control per block): Verilator,
-# Yosys and Icarus must each refuse every one with the message of the block that owns the range.
+# legal control per block): Verilator, Yosys and Icarus must each refuse every one with the message of
+# the block that owns the range.
 rtl-params: ## Every block refuses illegal parameter values in Verilator, Yosys and Icarus (scripts/rtl_params.sh)
 	@VERILATOR=$(VERILATOR) YOSYS=$(YOSYS) IVERILOG=$(IVERILOG) VVP=$(VVP) \
 	  bash scripts/rtl_params.sh --jobs $(LINT_JOBS) --out $(RTL_BUILD)/params

@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
         --jobs) jobs=${2:?--jobs needs a number}; shift 2 ;;
         --out) out=${2:?--out needs a directory}; shift 2 ;;
         --list) list=1; shift ;;
-        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "rtl_params.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
