@@ -133,6 +133,19 @@ top_src() {
     esac
 }
 
+# The verdict on one tool's run (Verilator's, Yosys's): $1 tool, $2 its exit status, $3 its log, $4 the
+# owner's message as a grep pattern; appends to the caller's why (bash's dynamic scope: run_case's
+# locals expect, owner, why).
+judge() {
+    if [ "$expect" = ok ]; then
+        [ "$2" -eq 0 ] || why+=("$1 refused it (exit $2)")
+    elif [ "$2" -eq 0 ]; then
+        why+=("$1 accepted it")
+    elif ! grep -q "$4" "$3"; then
+        why+=("$1 failed without '$owner:'s message")
+    fi
+}
+
 # One case: the three tools' logs under $out/<n>.{vl,ys,iv}.log and a verdict line in $out/<n>.res.
 run_case() {
     local n=$1 expect=$2 top=$3 pars=$4 owner=$5
@@ -146,24 +159,10 @@ run_case() {
     mapfile -t src < <(top_src "$top")
     "$VERILATOR" --lint-only -Wall --assert -Irtl rtl/verilator_waiver.vlt "${src[@]}" \
         --top-module "$top" "${gs[@]}" >"$base.vl.log" 2>&1
-    rc=$?
-    if [ "$expect" = ok ]; then
-        [ $rc -eq 0 ] || why+=("verilator refused it (exit $rc)")
-    elif [ $rc -eq 0 ]; then
-        why+=("verilator accepted it")
-    elif ! grep -q "%Warning-USERERROR: .*: $owner: " "$base.vl.log"; then
-        why+=("verilator failed without '$owner:'s message")
-    fi
+    judge verilator $? "$base.vl.log" "%Warning-USERERROR: .*: $owner: "
     "$YOSYS" -q -p "read_verilog -sv ${src[*]}; chparam$ys $top; hierarchy -check -top $top" \
         >"$base.ys.log" 2>&1
-    rc=$?
-    if [ "$expect" = ok ]; then
-        [ $rc -eq 0 ] || why+=("yosys refused it (exit $rc)")
-    elif [ $rc -eq 0 ]; then
-        why+=("yosys accepted it")
-    elif ! grep -q "ERROR: $owner: " "$base.ys.log"; then
-        why+=("yosys failed without '$owner:'s message")
-    fi
+    judge yosys $? "$base.ys.log" "ERROR: $owner: "
     if "$IVERILOG" -g2012 -Irtl -o "$base.vvp" -s "$top" "${ps[@]}" "${src[@]}" >"$base.iv.log" 2>&1; then
         "$VVP" -n "$base.vvp" >>"$base.iv.log" 2>&1
         rc=$?
@@ -200,7 +199,7 @@ run_case() {
         echo "FAIL  $top $pars: $all (logs: $base.{vl,ys,iv}.log)" >"$base.res"
     fi
 }
-export -f run_case top_src
+export -f run_case top_src judge
 export VERILATOR YOSYS IVERILOG VVP out
 
 i=0
