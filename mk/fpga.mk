@@ -283,19 +283,22 @@ deps-ecp5: $(ECP5_STAMP) ## Install the pinned YoWASP Yosys + nextpnr-ecp5 into 
 #                     a cycle early, a walker result taken from its second cycle; docs/fpga.md §11.3)
 #   ulx3s_m16_l32_rd  ulx3s_m16_l32_rc with EndForm 2 and ReadForm 1
 #   ulx3s_sys4_m16_l4_rd  ulx3s_sys4_m16_l4 with EndForm 2 and ReadForm 1
+#   ulx3s_sys4_m16_l1_fp2 / ulx3s_sys2_m16_l1_fp2  the system board with 4 / 2 SMs at 1 lane, every SM
+#                     as ulx3s_m16_l1_e2_fp2 (EndForm 2, ReadForm 1, FillPort 2; the options co-simulated
+#                     as s4_t7_m16_l4_fp in make test)
 #   orangecrab_sys2_m8_va16  OrangeCrab 25F system board top: 2 SMs, 8-entry MLBs, 1 lane, VA and md kept
 #                     to 16 bits (orangecrab_m8_va16's core twice), 48 MHz
 ECP5_BUILDS       := orangecrab_m8_va16 orangecrab_m8 ulx3s_m16_l16 ulx3s_m16_l32_rc probe_mlu_m16_l32 probe_mlu_m16_l32_rc probe_sys4_m16_l4 \
                      probe_sys4_m16_l4_rc ulx3s_sys4_m16_l4 ulx3s_sys4_m16_l2 ulx3s_sys4_m16_l1 orangecrab_sys2_m8_va16 \
                      ulx3s_m16_l1 ulx3s_m16_l1_e2 ulx3s_m16_l1_e2_rd ulx3s_m16_l1_e2_fp ulx3s_m16_l1_e2_fp2 ulx3s_m16_l32_rd \
-                     ulx3s_sys4_m16_l4_rd
+                     ulx3s_sys4_m16_l4_rd ulx3s_sys4_m16_l1_fp2 ulx3s_sys2_m16_l1_fp2
 ECP5_BUILDS_QUICK := orangecrab_m8_va16
 ECP5_SEED         ?= 1
 # nextpnr's router for the routing pass (router1, nextpnr's default, or router2) and a limit on that pass
 # in minutes (0: none; a stopped pass leaves the placement estimate in result.txt): docs/fpga.md §11.2.
 # ECP5_ROUTER unset: router2 for the 85F builds (router1 did not converge on them in an hour, router2
-# routed the 32-lane unit in 10 minutes), router1 for the OrangeCrab builds and ulx3s_m16_l1_e2_fp2
-# (router2 diverged on it at every seed, router1 routed it; their figures in §11.3).
+# routed the 32-lane unit in 10 minutes), router1 for the OrangeCrab builds and the FillPort 2 builds
+# (router2 diverged on ulx3s_m16_l1_e2_fp2 at every seed, router1 routed it; their figures in §11.3).
 # fpga/ecp5.sh also reads ECP5_PLACER (heap, the default, static or sa) and ECP5_HEATMAP=1 (router2's
 # congestion maps in the build's directory, for fpga/ecp5/congestion.py): §11.2, §11.3.
 ECP5_ROUTER       ?=
@@ -322,6 +325,8 @@ ecp5_ulx3s_m16_l1_e2_fp := 85k CABGA381 6 50 ga_board_ulx3s "-set MlbEntries 16 
 ecp5_ulx3s_m16_l1_e2_fp2 := 85k CABGA381 6 50 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 2" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_m16_l32_rd  := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 32 -set RegCheck 3 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_sys4_m16_l4_rd := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 4 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1" constraints/ulx3s_85f.lpf
+ecp5_ulx3s_sys4_m16_l1_fp2 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 2" constraints/ulx3s_85f.lpf
+ecp5_ulx3s_sys2_m16_l1_fp2 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 2 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 2" constraints/ulx3s_85f.lpf
 ecp5_orangecrab_sys2_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set NumSms 2 -set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16 -set MemRegOut 1" constraints/orangecrab_25f.lpf
 ECP5_DEPS := $(FPGA_RTL) $(filter-out $(RTL_SRC),$(RTL_SYS_SRC)) $(RTL_DEPS) $(wildcard fpga/ecp5/*.sv) fpga/ecp5.sh fpga/ecp5/result.py
 

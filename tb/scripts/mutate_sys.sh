@@ -1,28 +1,27 @@
 #!/usr/bin/env bash
 # Mutation demonstration of the system co-simulation (make cosim-sys-mutant): copy rtl/, apply one
-# deliberate bug to ga_system / ga_arb at a time, build the s4_t7_m16_l1 system from the copy and show
-# that the lockstep run (tb/sys/tb_sys.c, assertions off) fails on it. rtl/ itself is never touched.
+# deliberate bug to ga_system / ga_arb / ga_mlu at a time, build a system configuration (s4_t7_m16_l1
+# unless the mutant names another) from the copy and show that the lockstep run (tb/sys/tb_sys.c,
+# assertions off) fails on it. rtl/ itself is never touched.
 #
 #   mutate_sys.sh BUILD        (SYS_MUTANTS="name ..." for some of them; MUTANT_APPLY_ONLY=1 only
 #                              checks that every substitution still applies)
 set -u
 build=${1:-build}
 ops=${MUTANT_OPS:-4000}
-cfg=s4_t7_m16_l1
+defcfg=s4_t7_m16_l1
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ga_sysmut.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# name | file | perl substitution | what it breaks
+# name | file | perl substitution | what it breaks [| system configuration, if not s4_t7_m16_l1]
 mutations=(
   "rsp_misrouted|ga_system.sv|s/mem_rsp_valid_i && mem_rsp_sm_i == SmIdxW'\(s\)/mem_rsp_valid_i \&\& mem_rsp_sm_i == SmIdxW'((s + 1) % NumSms)/|a memory response is delivered to the next SM instead of the one that asked"
   "ack_first_answer|ga_system.sv|s/if \(rt_busy_q && \(&rt_done_d\)\)/if (rt_busy_q \&\& (rt_done_d != '0))/|the runtime command is acknowledged when the first SM answers, not the last (spec §6.6)"
   "rt_skips_last_sm|ga_system.sv|s/rt_pend_d = '1;/rt_pend_d = {1'b0, {(NumSms-1){1'b1}}};/;s/rt_done_d = '0;/rt_done_d = {1'b1, {(NumSms-1){1'b0}}};/|the runtime command never reaches the last SM (its MLB keeps freed entries)"
   "arb_no_lock|ga_arb.sv|s/if \(lock_q\) begin/if (1'b0) begin/|the arbiter changes its grant while the shared port is stalled (payload not held)"
+  "sys_fp2_no_settle|ga_mlu.sv|s/    assign w_settled = w_settle_q;/    assign w_settled = ~(w_settle_q \& ~w_settle_q);/|FillPort 2 in every SM (the ECP5 system builds' options): a walker result is taken in its first cycle, when the MLB's registered fill compares are those of the location before|s4_t7_m16_l4_fp"
 )
-control="$tmp/control"
-mkdir -p "$control"
-cp -r "$root/rtl" "$control/rtl"
 run3() {
     result=MISSED
     for l in $(bash "$root/scripts/layouts.sh" --rtl); do
@@ -36,19 +35,27 @@ run3() {
         fi
     done
 }
-build_one() { # $1 dir
+build_one() { # $1 dir, $2 configuration
     make --no-print-directory -s -C "$root" TB_RTL="$1/rtl" BUILD="$1/build" \
-        "$1/build/cosim/sys-$cfg/ga_syscosim" >"$1/build.log" 2>&1
+        "$1/build/cosim/sys-$2/ga_syscosim" >"$1/build.log" 2>&1
 }
-if [ -z "${MUTANT_APPLY_ONLY:-}" ]; then
-    echo "---- control: unmutated rtl/, $cfg"
-    build_one "$control" || { echo "control: BUILD FAILED"; tail -20 "$control/build.log"; exit 1; }
-    run3 "$control/build/cosim/sys-$cfg/ga_syscosim"
+# control CFG: the unmutated rtl/ built as CFG must pass first (once per configuration, in $tmp/control)
+control="$tmp/control"
+controlled=" "
+control() {
+    [[ "$controlled" == *" $1 "* ]] && return 0
+    echo "---- control: unmutated rtl/, $1"
+    mkdir -p "$control"
+    [ -d "$control/rtl" ] || cp -r "$root/rtl" "$control/rtl"
+    build_one "$control" "$1" || { echo "control: BUILD FAILED"; tail -20 "$control/build.log"; exit 1; }
+    run3 "$control/build/cosim/sys-$1/ga_syscosim"
     [ "$result" = MISSED ] || { echo "the control fails: the demo needs a passing RTL"; exit 1; }
-fi
+    controlled="$controlled$1 "
+}
 caught=0 total=0 bad=0
 for m in "${mutations[@]}"; do
-    IFS='|' read -r name file subst what <<<"$m"
+    IFS='|' read -r name file subst what cfg <<<"$m"
+    cfg=${cfg:-$defcfg}
     # SYS_MUTANTS="a b": only those
     if [ -n "${SYS_MUTANTS:-}" ] && [[ " $SYS_MUTANTS " != *" $name "* ]]; then continue; fi
     total=$((total + 1))
@@ -65,12 +72,13 @@ for m in "${mutations[@]}"; do
         rm -rf "$dir"
         continue
     fi
-    echo "---- $name: $what"
+    control "$cfg"
+    echo "---- $name ($cfg): $what"
     diff -u "$root/rtl/$file" "$dir/rtl/$file" | sed -n '3,$p' | grep '^[-+]' | head -4 | sed 's/^/     /'
     # the control's model library and harness objects are reused (only rtl/ differs)
     mkdir -p "$dir/build"
     cp -r "$control/build/rel" "$control/build/tb" "$dir/build/" 2>/dev/null
-    if ! build_one "$dir"; then
+    if ! build_one "$dir" "$cfg"; then
         printf '%-18s BUILD FAILED\n' "$name"; tail -20 "$dir/build.log"; bad=$((bad + 1)); continue
     fi
     run3 "$dir/build/cosim/sys-$cfg/ga_syscosim"
