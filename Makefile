@@ -115,8 +115,9 @@ TEST_SW := test-gaptx test-ptx-corpus test-cudart test-corpus corpus-san corpus-
 
 # test-hw: the formal proofs (mk/formal.mk), the lockstep runs of ga_mlu's FPGA options (RegLookup,
 # EndForm; mk/tb.mk), the 4-SM system in lockstep (cosim-sys-ci: >= 10^6 random LSU requests, two
-# Verilator builds, the default options and the ECP5 system builds'; mk/tb.mk), the FPGA RTL's lint and the smallest ECP5 build through place and route to a
-# bitstream (fpga-ecp5-quick, mk/fpga.mk: the pinned YoWASP tools from PyPI, then 128 s in CI).
+# Verilator builds, the default options and the ECP5 system builds'; mk/tb.mk), the FPGA RTL's lint
+# and the smallest ECP5 build through place and route to a bitstream (fpga-ecp5-quick, mk/fpga.mk:
+# the pinned YoWASP tools from PyPI, then 128 s in CI).
 # Most are single-threaded, so they run two at a time (-j2, output grouped per target), after the
 # libraries they share are built.
 # test-full-hw (make test-full, not CI: make test must stay under 35 minutes on an idle 2-core machine,
