@@ -41,7 +41,7 @@ FV_PAR ?= 2
 formal: formal-deps ## Every CI proof and cover, FV_PAR (2) at a time (FV_JOBS="a b" for some); summary table; fails on FAIL/UNKNOWN/ERROR
 	@FV_OUT=$(FV_OUT) FV_PAR=$(FV_PAR) bash $(FV_DIR)/run_jobs.sh $(FV_DIR)/jobs.txt $(FV_JOBS)
 
-formal-full: formal-deps ## Full-size extras: ga_check at 32 lanes, the MLB at 16 entries, MLU liveness with RegLookup, the arbiter at 8, ga_system bounded, ga_mlu at 2 lanes (liveness too), deep BMCs from reset (slow: about 75 minutes measured, plus about 4 for mlb16_next and mlb8_lookup_end and 3 for mlu_live_fp2, added since)
+formal-full: formal-deps ## Full-size extras: ga_check at 32 lanes, the MLB at 16 entries, MLU liveness with RegLookup, the arbiter at 8, ga_system bounded, ga_mlu at 2 lanes (liveness too), deep BMCs from reset (slow: about 75 minutes measured, plus about 4 for mlb16_next and mlb8_lookup_end and 3 for mlu_live_fp2 and mlu_safety_rc_fp2, added since)
 	@FV_OUT=$(FV_OUT) bash $(FV_DIR)/run_jobs.sh $(FV_DIR)/jobs-full.txt $(FV_JOBS)
 
 formal-mutants: formal-deps ## Deliberate RTL bugs (FV_MUTANTS="a b" for some): each must FAIL with a counterexample VCD
