@@ -14,6 +14,11 @@
 # estimate after placement); 0, the default, waits. ECP5_PLACER chooses nextpnr's placer (heap, its
 # default and this script's, static or sa). ECP5_HEATMAP=1 has router2 write its congestion maps to
 # OUT/NAME/heat_*.csv, one per iteration, for fpga/ecp5/congestion.py (docs/fpga.md §11.3).
+# ECP5_TMG_WEIGHT sets HeAP's timing weight (--placer-heap-timingweight; empty: nextpnr's default).
+# nextpnr writes the routed netlist's delays to OUT/NAME/NAME.sdf, and fpga/ecp5/placed_paths.py
+# reads them back into OUT/NAME/paths.txt: the critical path by register and source line, and its
+# period, which result.txt records as sdf_fmax_mhz beside nextpnr's own Fmax (the two must agree;
+# OUT/NAME/routed.json is the routed netlist the script takes source lines and tiles from).
 set -u
 name=$1 device=$2 package=$3 speed=$4 mhz=$5 top=$6 params=$7 lpf=$8 out=$9 seed=${10:-1}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,6 +54,12 @@ case "${ECP5_HEATMAP:-0}" in
     *) echo "ecp5.sh: ECP5_HEATMAP=${ECP5_HEATMAP}: 0 or 1"; exit 2;;
 esac
 case "$route_min" in ''|*[!0-9]*) echo "ecp5.sh: ECP5_ROUTE_MIN=$route_min: a whole number of minutes"; exit 2;; esac
+tmg_weight=${ECP5_TMG_WEIGHT:-}
+case "$tmg_weight" in
+    '') ;;
+    *[!0-9]*) echo "ecp5.sh: ECP5_TMG_WEIGHT=$tmg_weight: a whole number (HeAP's timing weight)"; exit 2;;
+    *) extra+=(--placer-heap-timingweight "$tmg_weight");;
+esac
 rm -rf "$dir"
 mkdir -p "$dir"
 # rtl/ga_mlu.f and rtl/ga_system.f (ga_pkg.sv includes ga_isa.svh, found next to it), then the boards'
@@ -79,7 +90,8 @@ t1=$(date +%s)
 if [ "$route_min" -gt 0 ]; then to=(timeout "${route_min}m"); else to=(); fi
 "${to[@]}" "$pnr" --$device --package "$package" --speed "$speed" --json "$dir/$name.json" --lpf "$lpf" \
     --textcfg "$dir/$name.config" --freq "$mhz" --timing-allow-fail --seed "$seed" --router "$router" \
-    --placer "$placer" --report "$dir/report.json" "${extra[@]}" >"$dir/pnr.log" 2>&1
+    --placer "$placer" --report "$dir/report.json" --sdf "$dir/$name.sdf" --write "$dir/routed.json" \
+    "${extra[@]}" >"$dir/pnr.log" 2>&1
 rc=$?
 routed=yes
 if [ $rc -eq 124 ]; then
@@ -100,7 +112,18 @@ if [ "$fits" = yes ] && [ "$routed" = yes ] && [ "$top" != ga_ecp5_probe ]; then
     "$pack" --compress "$dir/$name.config" "$dir/$name.bit" >"$dir/pack.log" 2>&1 && bit="$dir/$name.bit"
 fi
 t3=$(date +%s)
+# The routed critical path by register and source line (nextpnr's own report names packed cells only).
+sdf_fmax=-
+if [ "$routed" = yes ] && [ -s "$dir/$name.sdf" ]; then
+    if python3 fpga/ecp5/placed_paths.py "$dir/$name.sdf" --placed "$dir/routed.json" --mhz "$mhz" \
+           --paths 1 >"$dir/paths.txt" 2>&1; then
+        sdf_fmax=$(sed -n 's/^worst register-to-register path: .*, Fmax \([0-9.]*\) MHz.*/\1/p' "$dir/paths.txt")
+    else
+        echo "ecp5.sh: $name: placed_paths.py failed ($dir/paths.txt)"; tail -3 "$dir/paths.txt"; exit 1
+    fi
+fi
 python3 fpga/ecp5/result.py "$out" "$name" "name=$name" "device=$device" "package=$package" \
     "speed=$speed" "top=$top" "params=$params" "mhz=$mhz" "seed=$seed" "fits=$fits" "bitstream=$bit" \
-    "router=$router" "placer=$placer" "routed=$routed" "synth_s=$((t1 - t0))" "pnr_s=$((t2 - t1))" "pack_s=$((t3 - t2))" \
+    "router=$router" "placer=$placer" "tmg_weight=${tmg_weight:-default}" "routed=$routed" "sdf_fmax_mhz=$sdf_fmax" \
+    "synth_s=$((t1 - t0))" "pnr_s=$((t2 - t1))" "pack_s=$((t3 - t2))" \
     "tools=$("$yosys" -V 2>/dev/null | head -1 | cut -d'(' -f1)/ $("$pnr" --version 2>&1 | tail -1)"

@@ -328,7 +328,7 @@ ecp5_ulx3s_sys4_m16_l4_rd := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -se
 ecp5_ulx3s_sys4_m16_l1_fp2 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 2" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_sys2_m16_l1_fp2 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 2 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 2" constraints/ulx3s_85f.lpf
 ecp5_orangecrab_sys2_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set NumSms 2 -set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16 -set MemRegOut 1" constraints/orangecrab_25f.lpf
-ECP5_DEPS := $(FPGA_RTL) $(filter-out $(RTL_SRC),$(RTL_SYS_SRC)) $(RTL_DEPS) $(wildcard fpga/ecp5/*.sv) fpga/ecp5.sh fpga/ecp5/result.py
+ECP5_DEPS := $(FPGA_RTL) $(filter-out $(RTL_SRC),$(RTL_SYS_SRC)) $(RTL_DEPS) $(wildcard fpga/ecp5/*.sv) fpga/ecp5.sh fpga/ecp5/result.py fpga/ecp5/placed_paths.py
 
 $(ECP5_DIR)/%/result.txt: $(ECP5_DEPS) $(ECP5_STAMP)
 	@mkdir -p $(ECP5_DIR)
@@ -340,14 +340,17 @@ fpga-ecp5: ## ECP5 builds (ULX3S 85F, OrangeCrab 25F, the goal unit and system a
 	@$(MAKE) --no-print-directory $(foreach b,$(ECP5_BUILDS),$(ECP5_DIR)/$(b)/result.txt)
 	@for b in $(ECP5_BUILDS); do sed -n 's/^\(name\|fits\|lut4\|ff\|ebr\|dsp\|fmax_mhz\|timing\|pnr_s\)=/\1=/p' $(ECP5_DIR)/$$b/result.txt | paste -sd' '; done
 
-fpga-ecp5-quick: ## CI (make test-hw): the smallest ECP5 build (OrangeCrab 25F, 8 entries, 16-bit VA): synthesis, place and route, bitstream (4 to 5 min measured 2026-11-28); congestion.py self-test
+fpga-ecp5-quick: ## CI (make test-hw): the smallest ECP5 build (OrangeCrab 25F, 8 entries, 16-bit VA): synthesis, place and route, bitstream (4 to 5 min measured 2026-11-28); congestion.py and placed_paths.py self-tests; placed_paths.py's Fmax from the routed SDF must equal nextpnr's
 	@python3 fpga/ecp5/congestion.py --self-test
+	@python3 fpga/ecp5/placed_paths.py --self-test
 	@$(MAKE) --no-print-directory $(foreach b,$(ECP5_BUILDS_QUICK),$(ECP5_DIR)/$(b)/result.txt)
 	@for b in $(ECP5_BUILDS_QUICK); do \
 	  grep -q '^fits=yes' $(ECP5_DIR)/$$b/result.txt || { echo "fpga-ecp5-quick: $$b does not fit"; exit 1; }; \
 	  grep -q '^bitstream=.*\.bit' $(ECP5_DIR)/$$b/result.txt && [ -s $(ECP5_DIR)/$$b/$$b.bit ] || \
 	    { echo "fpga-ecp5-quick: $$b: no bitstream"; exit 1; }; \
 	  grep -q '^timing=PASS' $(ECP5_DIR)/$$b/result.txt || echo "fpga-ecp5-quick: $$b misses its clock (docs/fpga.md §11.3)"; \
+	  f=$$(sed -n 's/^fmax_mhz=//p' $(ECP5_DIR)/$$b/result.txt); g=$$(sed -n 's/^sdf_fmax_mhz=//p' $(ECP5_DIR)/$$b/result.txt); \
+	  [ -n "$$f" ] && [ "$$f" = "$$g" ] || { echo "fpga-ecp5-quick: $$b: placed_paths.py's Fmax from the routed SDF ($$g MHz) is not nextpnr's ($$f MHz)"; exit 1; }; \
 	  echo "$$b: $$(grep '^\(lut4\|ff\|ebr\|fmax_mhz\|timing\|synth_s\|pnr_s\)=' $(ECP5_DIR)/$$b/result.txt | paste -sd' ')"; done
 
 # The hx8k_m8 goal build at several nextpnr seeds (issue 14: >= 40 MHz at every one of five seeds).
