@@ -410,7 +410,7 @@ cosim-sys-ci: tb-deps $(foreach c,$(TB_SYS_CI_CFGS),$(BUILD)/cosim/sys-$(c)/ga_s
 	  --seed $(COSIM_SEED) --build $(BUILD) --out $(BUILD)/cosim/sys-ci $(TB_SYS_CI_CFGS)
 
 .PHONY: cosim-sys-mutant
-cosim-sys-mutant: tb-deps ## Mutate a copy of ga_system / ga_arb / ga_mlu (5 bugs) and show that the system co-simulation catches each
+cosim-sys-mutant: tb-deps ## Mutate a copy of ga_system / ga_arb / ga_mlu (6 bugs) and show that the system co-simulation catches each
 	@bash tb/scripts/mutate_sys.sh $(BUILD)
 
 # The system harness under ASan + UBSan (the C objects sanitized, the Verilated model as built).

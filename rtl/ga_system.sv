@@ -187,9 +187,10 @@ module ga_system #(
   logic              rt_err_q, rt_err_d;        // some SM answered CFG_ERROR
   logic              rt_ack_q, rt_ack_d;
   logic              rt_aerr_q, rt_aerr_d;
-  logic [NumSms-1:0] lsu_hold_q, lsu_hold_d;    // an LSU request was shown and not taken
+  logic [NumSms-1:0] lsu_hold_d;                // an LSU request is shown and not taken
 
   logic [NumSms-1:0] show_rt;                   // the runtime command is on SM s's MLU port
+  logic [NumSms-1:0] show_rt_q;                 // its register (below)
   logic [NumSms-1:0] m_req_ready;
   logic [NumSms-1:0] m_rsp_valid, m_rsp_sys, m_rsp_ready;
   logic [NumSms*2-1:0] m_rsp_status;
@@ -198,7 +199,13 @@ module ga_system #(
   assign rt_ready_o = !rt_busy_q;
   assign rt_ack_o   = rt_ack_q;
   assign rt_err_o   = rt_aerr_q;
-  assign show_rt    = rt_pend_q & ~lsu_hold_q;
+  // The runtime command is shown to SM s while it is pending there and no LSU request shown to
+  // that MLU in the previous cycle is still waiting (an LSU request keeps the port until taken).
+  // show_rt_q holds that as a register of its own, loaded from the next values (rt_pend_d,
+  // lsu_hold_d; ShowRtReg_A): it selects every field of each MLU's request port, so its fan-out
+  // heads the MLU's longest path (request -> MLB lookup -> lookup register, docs/fpga.md §11.3),
+  // which then starts at a flip-flop rather than at a gate fed by two.
+  assign show_rt    = show_rt_q;
   assign rt_acc_o   = show_rt & m_req_ready;
 
   `GA_ALWAYS_COMB begin
@@ -244,7 +251,7 @@ module ga_system #(
       rt_err_q   <= 1'b0;
       rt_ack_q   <= 1'b0;
       rt_aerr_q  <= 1'b0;
-      lsu_hold_q <= '0;
+      show_rt_q  <= '0;
     end else begin
       rt_busy_q  <= rt_busy_d;
       rt_op_q    <= rt_op_d;
@@ -255,7 +262,7 @@ module ga_system #(
       rt_err_q   <= rt_err_d;
       rt_ack_q   <= rt_ack_d;
       rt_aerr_q  <= rt_aerr_d;
-      lsu_hold_q <= lsu_hold_d;
+      show_rt_q  <= rt_pend_d & ~lsu_hold_d;
     end
   end
 

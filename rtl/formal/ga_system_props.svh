@@ -24,7 +24,10 @@
 //      outstanding in it (so the MLU's own proof applies); no LSU response without its request;
 //      the runtime command is accepted once per SM, and rt_ack_o comes only after every SM has
 //      answered it and, for INVALIDATE / FLUSH, after every SM's commit log has shown the INVAL /
-//      FLUSH event, i.e. after every SM's MLB has applied it (RtCommittedBeforeAck_A)
+//      FLUSH event, i.e. after every SM's MLB has applied it (RtCommittedBeforeAck_A); the
+//      register that selects the runtime command onto an MLU's port is set exactly while the
+//      command is pending there and no LSU request was held on that port in the previous cycle
+//      (ShowRtReg_A)
 //   2  the shared ports: payload stable while valid && !ready (MemStable_A, OrcStable_A); fairness
 //      (MemFair_A, OrcFair_A): while an SM's walker requests, at most NumSms - 1 transfers of
 //      other SMs happen before its own
@@ -51,6 +54,7 @@
   logic [NumSms*FvLsuIds-1:0] f_lsu_out;     // LSU ids outstanding, per SM
   logic [NumSms*FvMluIds-1:0] f_mlu_out;     // MLU ids outstanding, per SM (LSU's and the runtime's)
   logic [NumSms-1:0]          f_lsu_hold;    // LSU request shown and not taken last cycle
+  logic [NumSms-1:0]          f_m_lsu_hold;  // ... and the MLU's port showed it (lsu_hold_d)
   logic [NumSms-1:0]          f_m_hold;      // MLU request port: valid && !ready last cycle
   logic [NumSms*87-1:0]       f_m_pay_p;     // what the MLU was shown last cycle
   logic [NumSms*87-1:0]       f_m_pay;
@@ -82,6 +86,7 @@
       f_lsu_out    <= '0;
       f_mlu_out    <= '0;
       f_lsu_hold   <= '0;
+      f_m_lsu_hold <= '0;
       f_m_hold     <= '0;
       f_rt_hold    <= 1'b0;
       f_rt_acc     <= '0;
@@ -126,6 +131,7 @@
         f_rt_log_due <= '0;
       end
       f_lsu_hold <= req_valid_i & ~req_ready_o;
+      f_m_lsu_hold <= lsu_hold_d;
       f_m_hold   <= m_valid & ~m_req_ready;
       f_rt_hold  <= rt_valid_i && !rt_ready_o;
       f_mem_hold <= mem_req_valid_o && !mem_req_ready_i;
@@ -216,6 +222,8 @@
       if (rt_ack_o) begin
         RtAckIdle_A: assert (!rt_busy_q);
       end
+      // show_rt's own register: the function of the gate it replaced, in every cycle.
+      ShowRtReg_A: assert (show_rt_q == (rt_pend_q & ~f_m_lsu_hold));
     end
   end
 
@@ -296,6 +304,6 @@
       TwoWaiting_C: cover (&w_mem_valid && NumSms > 1);
       SkipMax_C:    cover (32'(f_mem_skip[4*(NumSms-1) +: 4]) == NumSms - 1 && NumSms > 1);
       AccSkew_C:    cover (rt_busy_q && rt_acc_o[0] && rt_pend_q[NumSms-1] && !rt_acc_o[NumSms-1]);
-      LsuHeldRt_C:  cover (rt_pend_q[0] && lsu_hold_q[0]);
+      LsuHeldRt_C:  cover (rt_pend_q[0] && f_m_lsu_hold[0]);
     end
   end

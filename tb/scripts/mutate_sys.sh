@@ -19,6 +19,7 @@ mutations=(
   "rsp_misrouted|ga_system.sv|s/mem_rsp_valid_i && mem_rsp_sm_i == SmIdxW'\(s\)/mem_rsp_valid_i \&\& mem_rsp_sm_i == SmIdxW'((s + 1) % NumSms)/|a memory response is delivered to the next SM instead of the one that asked"
   "ack_first_answer|ga_system.sv|s/if \(rt_busy_q && \(&rt_done_d\)\)/if (rt_busy_q \&\& (rt_done_d != '0))/|the runtime command is acknowledged when the first SM answers, not the last (spec §6.6)"
   "rt_skips_last_sm|ga_system.sv|s/rt_pend_d = '1;/rt_pend_d = {1'b0, {(NumSms-1){1'b1}}};/;s/rt_done_d = '0;/rt_done_d = {1'b1, {(NumSms-1){1'b0}}};/|the runtime command never reaches the last SM (its MLB keeps freed entries)"
+  "show_rt_late|ga_system.sv|s/show_rt_q  <= rt_pend_d & ~lsu_hold_d;/show_rt_q  <= rt_pend_q \& ~lsu_hold_d;/|the port mux's select register is loaded from this cycle's pending set, so the runtime command stays on an SM's port for a cycle after that MLU took it"
   "arb_no_lock|ga_arb.sv|s/if \(lock_q\) begin/if (1'b0) begin/|the arbiter changes its grant while the shared port is stalled (payload not held)"
   "sys_fp2_no_settle|ga_mlu.sv|s/    assign w_settled = w_settle_q;/    assign w_settled = ~(w_settle_q \& ~w_settle_q);/|FillPort 2 in every SM (the ECP5 system builds' options): a walker result is taken in its first cycle, when the MLB's registered fill compares are those of the location before|s4_t7_m16_l4_fp"
 )
