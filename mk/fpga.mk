@@ -307,6 +307,13 @@ ECP5_ROUTER2_BUILDS := ulx3s_m16_l16 ulx3s_m16_l32_rc probe_mlu_m16_l32 probe_ml
                        ulx3s_sys4_m16_l1 ulx3s_m16_l1 ulx3s_m16_l1_e2 ulx3s_m16_l1_e2_rd ulx3s_m16_l1_e2_fp ulx3s_m16_l32_rd \
                        ulx3s_sys4_m16_l4_rd
 ecp5_router = $(or $(ECP5_ROUTER),$(if $(filter $(1),$(ECP5_ROUTER2_BUILDS)),router2,router1))
+# HeAP's timing weight (ECP5_TMG_WEIGHT; unset: 60 for the FillPort 2 system boards, whose SMs HeAP
+# otherwise spreads over the die: ulx3s_sys2_m16_l1_fp2 routed at 48.46 MHz with it, where the default
+# gave an estimate of 29.00 and no routing in 18 min; nextpnr's default for the rest, the one-SM build
+# included: 42.74 against 43.40 MHz estimated, and slower routing; docs/fpga.md §11.3)
+ECP5_TMG_WEIGHT   ?=
+ECP5_TMG60_BUILDS := ulx3s_sys4_m16_l1_fp2 ulx3s_sys2_m16_l1_fp2
+ecp5_tmg = $(or $(ECP5_TMG_WEIGHT),$(if $(filter $(1),$(ECP5_TMG60_BUILDS)),60,))
 ecp5_orangecrab_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16 -set MemRegOut 1" constraints/orangecrab_25f.lpf
 ecp5_orangecrab_m8     := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1 -set MemRegOut 1" constraints/orangecrab_25f.lpf
 ecp5_ulx3s_m16_l16     := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 16 -set MemRegOut 1" constraints/ulx3s_85f.lpf
@@ -333,7 +340,7 @@ ECP5_DEPS := $(FPGA_RTL) $(filter-out $(RTL_SRC),$(RTL_SYS_SRC)) $(RTL_DEPS) $(w
 $(ECP5_DIR)/%/result.txt: $(ECP5_DEPS) $(ECP5_STAMP)
 	@mkdir -p $(ECP5_DIR)
 	@w='$(ecp5_$*)'; eval "set -- $$w"; \
-	  ECP5_ROUTER=$(call ecp5_router,$*) ECP5_ROUTE_MIN=$(ECP5_ROUTE_MIN) bash fpga/ecp5.sh $* "$$1" "$$2" "$$3" "$$4" "$$5" "$$6" "$$7" $(ECP5_DIR) $(ECP5_SEED)
+	  ECP5_ROUTER=$(call ecp5_router,$*) ECP5_ROUTE_MIN=$(ECP5_ROUTE_MIN) ECP5_TMG_WEIGHT=$(call ecp5_tmg,$*) bash fpga/ecp5.sh $* "$$1" "$$2" "$$3" "$$4" "$$5" "$$6" "$$7" $(ECP5_DIR) $(ECP5_SEED)
 
 .PHONY: fpga-ecp5 fpga-ecp5-quick
 fpga-ecp5: ## ECP5 builds (ULX3S 85F, OrangeCrab 25F, the goal unit and system alone): LUTs, FFs, EBR, DSP, Fmax (docs/fpga.md §11; long)
