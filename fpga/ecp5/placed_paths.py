@@ -129,6 +129,10 @@ def read_sdf(path):
                 if edge == 'posedge' and clk in CLOCK_PORTS and data not in CLOCK_PORTS:
                     key = (inst, data)
                     setup[key] = max(worst(m.group(4, 5, 6), path, n), setup.get(key, 0.0))
+                continue
+            for kw in ('(INTERCONNECT', '(IOPATH', '(SETUPHOLD'):
+                if kw in line:
+                    raise InputError(f"{path}:{n}: a {kw[1:]} this script cannot read: {line.strip()[:80]}")
     if not seen_delayfile:
         raise InputError(f"{path}: empty (not an SDF file)")
     if scale is None:
@@ -386,6 +390,8 @@ def self_test():
                 ('noscale', '(DELAYFILE\n (CELL (INSTANCE x)\n', 'TIMESCALE'),
                 ('badpin', '(DELAYFILE\n(TIMESCALE 1ps)\n(INTERCONNECT ab cd (1:2:3) (1:2:3))\n',
                  "'ab' is not INSTANCE/PORT"),
+                ('baddelay', '(DELAYFILE\n(TIMESCALE 1ps)\n(INTERCONNECT a/Q b/D (1:x:3) (1:2:3))\n',
+                 'INTERCONNECT this script cannot read'),
                 ('loop', SELF_TEST_SDF.replace('(INSTANCE u_b.lut2)', '(INSTANCE u_b.lut2)\n'
                  '    (DELAY (ABSOLUTE\n        (IOPATH F C (1:1:1) (1:1:1))\n    ))'), 'combinational loop')):
             p = os.path.join(d, name)
@@ -427,6 +433,11 @@ def main():
         ap.error('SDF required (or --self-test)')
     if a.paths < 0 or a.groups < 0 or (a.mhz is not None and a.mhz <= 0):
         ap.error('--paths and --groups are counts, --mhz a positive frequency')
+    if a.match is not None:
+        try:
+            re.compile(a.match)
+        except re.error as e:
+            ap.error(f"--match '{a.match}': {e}")
     try:
         report(a.sdf, a.placed, a.paths, a.mhz, a.groups, sys.stdout, a.match)
     except InputError as e:
