@@ -310,7 +310,7 @@ ecp5_router = $(or $(ECP5_ROUTER),$(if $(filter $(1),$(ECP5_ROUTER2_BUILDS)),rou
 # HeAP's timing weight (ECP5_TMG_WEIGHT; unset: 60 for the FillPort 2 system boards, whose SMs HeAP
 # otherwise spreads over the die: ulx3s_sys2_m16_l1_fp2 routed at 48.46 MHz with it, where the default
 # gave an estimate of 29.00 and no routing in 18 min; nextpnr's default for the rest, the one-SM build
-# included: 42.74 against 43.40 MHz estimated, and slower routing; docs/fpga.md §11.3)
+# included: 42.74 against 43.40 MHz estimated, and router1 stalled; docs/fpga.md §11.3)
 ECP5_TMG_WEIGHT   ?=
 ECP5_TMG60_BUILDS := ulx3s_sys4_m16_l1_fp2 ulx3s_sys2_m16_l1_fp2
 ecp5_tmg = $(or $(ECP5_TMG_WEIGHT),$(if $(filter $(1),$(ECP5_TMG60_BUILDS)),60,))
