@@ -25,15 +25,10 @@ import csv
 import io
 import json
 import os
-import re
 import sys
 import tempfile
 
-BEL_RE = re.compile(r'^X(\d+)/Y(\d+)/')
-
-
-class InputError(Exception):
-    pass
+from nextpnr_json import BEL_RE, InputError, load_modules, src_line
 
 
 def read_heat(path):
@@ -82,29 +77,8 @@ def summarize(rows, block):
             'region': region, 'region_sum': inside}
 
 
-def src_line(src):
-    """'rtl/ga_mlb.sv:360.3-374.6|/share/...' -> 'rtl/ga_mlb.sv:360'; None without a design line."""
-    for part in src.split('|'):
-        if part.startswith('/') or ':' not in part:
-            continue                      # the synthesis library's own files, or no position
-        name, pos = part.split(':', 1)
-        line = pos.split('.', 1)[0]
-        if line.isdigit():
-            return f"{name}:{line}"
-    return None
-
-
 def read_placed(path):
-    try:
-        with open(path) as f:
-            net = json.load(f)
-    except OSError as e:
-        raise InputError(f"{path}: {e.strerror}")
-    except json.JSONDecodeError as e:
-        raise InputError(f"{path}: not JSON ({e.msg} at line {e.lineno})")
-    mods = net.get('modules') if isinstance(net, dict) else None
-    if not isinstance(mods, dict) or not mods:
-        raise InputError(f"{path}: no modules (not a nextpnr --write netlist?)")
+    mods = load_modules(path)
     placed = []
     for mod in mods.values():
         for c in mod.get('cells', {}).values():

@@ -36,6 +36,8 @@ import re
 import sys
 import tempfile
 
+from nextpnr_json import BEL_RE, InputError, load_modules, src_line
+
 CLOCK_PORTS = {'CLK', 'CLKA', 'CLKB', 'WCK'}
 TRIPLE = r'\(([-\d.]*):([-\d.]*):([-\d.]*)\)'
 INST_RE = re.compile(r'^\s*\(INSTANCE\s*(.*?)\)\s*$')
@@ -44,12 +46,7 @@ SETUP_RE = re.compile(r'^\s*\(SETUPHOLD\s+\((?:posedge|negedge)\s+(\S+)\)\s+\((p
                       + TRIPLE)
 ICONN_RE = re.compile(r'^\s*\(INTERCONNECT\s+(\S+)\s+(\S+)\s+' + TRIPLE)
 TIMESCALE_RE = re.compile(r'^\s*\(TIMESCALE\s+1\s*(ps|ns)\)')
-BEL_RE = re.compile(r'^X(\d+)/Y(\d+)/')
 HIER_RE = re.compile(r'^(u_[a-z0-9_]+|gen_[a-z0-9_]+(\[\d+\])?)$')
-
-
-class InputError(Exception):
-    pass
 
 
 def unescape(name):
@@ -216,35 +213,26 @@ def hier(inst):
 
 
 def where(inst, src):
-    """A register's source line (file:line, from PLACED_JSON), else its name's hierarchy: Yosys
-    names the flattened cells after nets, so a name's prefix may belong to a neighbouring block,
-    while a flip-flop's src is the always_ff it implements."""
-    s = src.get(inst)
-    if s:
-        return re.sub(r':(\d+)\.\d+-\d+\.\d+$', r':\1', s)
-    return hier(inst)
+    """A register's source line (from PLACED_JSON), else its name's hierarchy: Yosys names the
+    flattened cells after nets, so a name's prefix may belong to a neighbouring block, while a
+    flip-flop's src is the always_ff it implements."""
+    return src.get(inst) or hier(inst)
 
 
 def read_src(placed):
-    try:
-        with open(placed) as f:
-            doc = json.load(f)
-    except OSError as e:
-        raise InputError(f"{placed}: {e.strerror}")
-    except json.JSONDecodeError as e:
-        raise InputError(f"{placed}:{e.lineno}: not JSON ({e.msg})")
+    """Each cell's source line and tile, where the netlist gives them."""
     src, loc = {}, {}
     try:
-        for mod in doc['modules'].values():
+        for mod in load_modules(placed).values():
             for name, c in mod.get('cells', {}).items():
                 attrs = c.get('attributes', {})
-                s = attrs.get('src', '')
+                s = src_line(str(attrs.get('src', '')))
                 if s:
-                    src[name] = s.split('|')[0]
-                m = BEL_RE.match(attrs.get('NEXTPNR_BEL', ''))
+                    src[name] = s
+                m = BEL_RE.match(str(attrs.get('NEXTPNR_BEL', '')))
                 if m:
                     loc[name] = f"X{m.group(1)}/Y{m.group(2)}"
-    except (KeyError, AttributeError, TypeError):
+    except (AttributeError, TypeError):
         raise InputError(f"{placed}: not a nextpnr netlist (modules / cells)")
     return src, loc
 
@@ -273,7 +261,7 @@ def report(sdf, placed, npaths, mhz, ngroups, out, match=None):
         net = sum(d for _, d, k in p if k == 'net') * scale
         cell = req * scale - net
         out.write(f"\npath {i + 1}: {req * scale:.2f} ns ({len(p)} pins; cells and setup {cell:.2f}, "
-                  f"nets {net:.2f}): {hier(p[0][0][0])} -> {hier(end[0])}\n")
+                  f"nets {net:.2f}): {where(p[0][0][0], src)} -> {where(end[0], src)}\n")
         t = 0.0
         for (inst, port), d, kind in p:
             if kind == 'launch':
@@ -381,7 +369,7 @@ def self_test():
               and abs(ends[1][0] * 1e-3 - 0.535) < 1e-9
               and 'Fmax 435.35 MHz' in text
               and 'cells and setup 1.30, nets 1.00' in text
-              and 'u_b.gen_x[1].lut1/A' in text and 'X7/Y9 rtl/c.sv:12.3-14.6' in text
+              and 'u_b.gen_x[1].lut1/A' in text and 'X7/Y9 rtl/c.sv:12\n' in text
               and 'endpoints missing 500 MHz (2.00 ns): 1 of 2' in text
               and re.search(r'\n +1 +2\.30 +u_a -> rtl/c\.sv:12\n', text) is not None)
         bad = []
