@@ -202,7 +202,8 @@ FPGA_LINT_CFGS := ga_board_core: ga_board_core:VaKeep=12,MdKeep=16,CntW=16,MlbEn
                   ga_board_core:NumSms=3,Lanes=2,RegCheck=1,MemRegOut=1 ga_board_ulx3s:NumSms=4,Lanes=4,MemRegOut=1 \
                   ga_board_orangecrab:NumSms=2,MlbEntries=8,VaKeep=16,MdKeep=16,CntW=16 \
                   ga_ecp5_probe:NumSms=3,Lanes=1,RegLookup=0 ga_board_core:MlbEntries=4,EndForm=2,ReadForm=1,FillPort=2 \
-                  ga_board_core:NumSms=2,MlbEntries=4,FillPort=2
+                  ga_board_core:NumSms=2,MlbEntries=4,FillPort=2 ga_board_core:NumSms=2,MlbEntries=4,FillPort=2,ReqSlice=1 \
+                  ga_board_ulx3s:NumSms=2,MlbEntries=4,ReqSlice=1 ga_ecp5_probe:NumSms=2,Lanes=1,ReqSlice=1
 # What fpga-lint reads: every board-side source (the ECP5 board tops and their PLL stand-in apart, which
 # only the Verilator lint reads).
 FPGA_LINT_SRC  := $(FPGA_RTL) fpga/rtl/ga_board_hx8k.sv fpga/rtl/ga_board_icebreaker.sv fpga/sim/ga_pll_stub.sv \
@@ -286,12 +287,14 @@ deps-ecp5: $(ECP5_STAMP) ## Install the pinned YoWASP Yosys + nextpnr-ecp5 into 
 #   ulx3s_sys4_m16_l1_fp2 / ulx3s_sys2_m16_l1_fp2  the system board with 4 / 2 SMs at 1 lane, every SM
 #                     as ulx3s_m16_l1_e2_fp2 (EndForm 2, ReadForm 1, FillPort 2; the options co-simulated
 #                     as s4_t7_m16_l4_fp in make test)
+#   ulx3s_sys2_m16_l1_rs / ulx3s_sys4_m16_l1_rs  those two with ga_system's ReqSlice 1 (a register stage
+#                     between each SM's port mux and its MLU; co-simulated as s4_t7_m16_l1_fs)
 #   orangecrab_sys2_m8_va16  OrangeCrab 25F system board top: 2 SMs, 8-entry MLBs, 1 lane, VA and md kept
 #                     to 16 bits (orangecrab_m8_va16's core twice), 48 MHz
 ECP5_BUILDS       := orangecrab_m8_va16 orangecrab_m8 ulx3s_m16_l16 ulx3s_m16_l32_rc probe_mlu_m16_l32 probe_mlu_m16_l32_rc probe_sys4_m16_l4 \
                      probe_sys4_m16_l4_rc ulx3s_sys4_m16_l4 ulx3s_sys4_m16_l2 ulx3s_sys4_m16_l1 orangecrab_sys2_m8_va16 \
                      ulx3s_m16_l1 ulx3s_m16_l1_e2 ulx3s_m16_l1_e2_rd ulx3s_m16_l1_e2_fp ulx3s_m16_l1_e2_fp2 ulx3s_m16_l32_rd \
-                     ulx3s_sys4_m16_l4_rd ulx3s_sys4_m16_l1_fp2 ulx3s_sys2_m16_l1_fp2
+                     ulx3s_sys4_m16_l4_rd ulx3s_sys4_m16_l1_fp2 ulx3s_sys2_m16_l1_fp2 ulx3s_sys2_m16_l1_rs ulx3s_sys4_m16_l1_rs
 ECP5_BUILDS_QUICK := orangecrab_m8_va16
 ECP5_SEED         ?= 1
 # nextpnr's router for the routing pass (router1, nextpnr's default, or router2) and a limit on that pass
@@ -312,7 +315,7 @@ ecp5_router = $(or $(ECP5_ROUTER),$(if $(filter $(1),$(ECP5_ROUTER2_BUILDS)),rou
 # gave an estimate of 29.00 and no routing in 18 min; nextpnr's default for the rest, the one-SM build
 # included: 42.74 against 43.40 MHz estimated, and router1 stalled; docs/fpga.md §11.3)
 ECP5_TMG_WEIGHT   ?=
-ECP5_TMG60_BUILDS := ulx3s_sys4_m16_l1_fp2 ulx3s_sys2_m16_l1_fp2
+ECP5_TMG60_BUILDS := ulx3s_sys4_m16_l1_fp2 ulx3s_sys2_m16_l1_fp2 ulx3s_sys2_m16_l1_rs ulx3s_sys4_m16_l1_rs
 ecp5_tmg = $(or $(ECP5_TMG_WEIGHT),$(if $(filter $(1),$(ECP5_TMG60_BUILDS)),60,))
 ecp5_orangecrab_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16 -set MemRegOut 1" constraints/orangecrab_25f.lpf
 ecp5_orangecrab_m8     := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1 -set MemRegOut 1" constraints/orangecrab_25f.lpf
@@ -334,6 +337,8 @@ ecp5_ulx3s_m16_l32_rd  := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -
 ecp5_ulx3s_sys4_m16_l4_rd := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 4 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_sys4_m16_l1_fp2 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 2" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_sys2_m16_l1_fp2 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 2 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 2" constraints/ulx3s_85f.lpf
+ecp5_ulx3s_sys2_m16_l1_rs := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 2 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 2 -set ReqSlice 1" constraints/ulx3s_85f.lpf
+ecp5_ulx3s_sys4_m16_l1_rs := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 2 -set ReqSlice 1" constraints/ulx3s_85f.lpf
 ecp5_orangecrab_sys2_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set NumSms 2 -set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16 -set MemRegOut 1" constraints/orangecrab_25f.lpf
 ECP5_DEPS := $(FPGA_RTL) $(filter-out $(RTL_SRC),$(RTL_SYS_SRC)) $(RTL_DEPS) $(wildcard fpga/ecp5/*.sv) fpga/ecp5.sh fpga/ecp5/result.py fpga/ecp5/placed_paths.py fpga/ecp5/nextpnr_json.py
 

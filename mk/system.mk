@@ -8,7 +8,9 @@ SYS_RTL := $(RTL_SYS_SRC)
 SYS_LINT_CFGS := ga_arb:N=1,PayW=3 ga_arb:N=5,PayW=65 ga_arb:N=8,PayW=64 \
   ga_system:NumSms=1,Lanes=1,IdW=1 ga_system:NumSms=2,Lanes=32,TagBits=16 ga_system:NumSms=3 \
   ga_system:NumSms=4,MlbEntries=16,Lanes=4,RegLookup=1,EndForm=1,HwOnly=0 \
-  ga_system:NumSms=8,MlbEntries=2,Lanes=2,IdW=15,RegLookup=1,EndForm=1
+  ga_system:NumSms=8,MlbEntries=2,Lanes=2,IdW=15,RegLookup=1,EndForm=1 \
+  ga_system:NumSms=4,MlbEntries=16,Lanes=4,RegLookup=1,EndForm=2,ReadForm=1,FillPort=2,ReqSlice=1 \
+  ga_system:NumSms=1,Lanes=32,ReqSlice=1 ga_req_slice:PayW=1 ga_req_slice:PayW=200
 
 .PHONY: sys-rtl-check
 sys-rtl-check: ## Lint (Verilator), synthesis (Yosys 0.23, no latch) and Icarus compile of ga_system and ga_arb
@@ -22,8 +24,17 @@ sys-rtl-check: ## Lint (Verilator), synthesis (Yosys 0.23, no latch) and Icarus 
 	  chparam -set NumSms 2 -set MlbEntries 2 -set Lanes 1 ga_system; synth -top ga_system; \
 	  select -assert-none t:\$$dlatch t:\$$_DLATCH_*; tee -q -o $(BUILD)/sysrtl/sys.stat stat" >/dev/null
 	@grep 'Number of cells' $(BUILD)/sysrtl/sys.stat | tail -1
-	@echo "icarus ga_system NumSms 3"
+	@echo "yosys  ga_system NumSms 2, MlbEntries 2, Lanes 1, ReqSlice 1 (generic synth)"
+	@$(YOSYS) -q -l $(BUILD)/sysrtl/yosys-rs.log -p "read_verilog -sv $(SYS_RTL); \
+	  chparam -set NumSms 2 -set MlbEntries 2 -set Lanes 1 -set ReqSlice 1 ga_system; synth -top ga_system; \
+	  select -assert-none t:\$$dlatch t:\$$_DLATCH_*; tee -q -o $(BUILD)/sysrtl/sys-rs.stat stat" >/dev/null
+	@grep 'Number of cells' $(BUILD)/sysrtl/sys-rs.stat | tail -1
+	@echo "icarus ga_system NumSms 3, and NumSms 2 with ReqSlice 1"
 	@$(IVERILOG) -g2012 $(RTL_INC) -o $(BUILD)/sysrtl/sys.vvp -s ga_system -Pga_system.NumSms=3 $(SYS_RTL) 2>&1 \
 	  | grep -v 'sorry: constant selects' || true
 	@test -s $(BUILD)/sysrtl/sys.vvp
+	@rm -f $(BUILD)/sysrtl/sys-rs.vvp
+	@$(IVERILOG) -g2012 $(RTL_INC) -o $(BUILD)/sysrtl/sys-rs.vvp -s ga_system -Pga_system.NumSms=2 \
+	  -Pga_system.ReqSlice=1 $(SYS_RTL) 2>&1 | grep -v 'sorry: constant selects' || true
+	@test -s $(BUILD)/sysrtl/sys-rs.vvp
 	@echo "sys-rtl-check: clean"

@@ -325,34 +325,36 @@ bench-rtl: tb-deps $(BUILD)/cosim/$(TB_BENCH_CFG)/ga_rtlbench ## Cycle latencies
 # System co-simulation (issue 14): ga_system, NumSms MLUs sharing one metadata memory port and one
 # runtime port, in lockstep with one golden-model checker per SM (tb/sys/tb_sys.c; the checker,
 # stimulus and memory models of tb/cosim/ are reused per SM). Configurations
-# s<NumSms>_t<TagBits>_m<MlbEntries>_l<Lanes>[_rl|_rc] (rl: RegLookup 1 and EndForm 1, the FPGA
+# s<NumSms>_t<TagBits>_m<MlbEntries>_l<Lanes>[_rl|_rc|_fp|_fs] (rl: RegLookup 1 and EndForm 1, the FPGA
 # options; rc: and RegCheck 3, ReadForm 1 and FillPort 1; fp: RegLookup 1, EndForm 2, ReadForm 1 and FillPort 2,
-# the options of the 16-entry ECP5 system builds, docs/fpga.md §11.3); LSU ids of 4 bits (each MLU has 5: the
-# runtime port's id).
+# the MLU options of the 16-entry ECP5 system builds, docs/fpga.md §11.3; fs: fp and ga_system's ReqSlice 1,
+# the register stage in front of each MLU); LSU ids of 4 bits (each MLU has 5: the runtime port's id).
 #   build/verilator/sys-<cfg>/   Verilator output      build/cosim/sys-<cfg>/ga_syscosim   harness
-TB_SYS_CFGS  := s4_t7_m16_l1 s2_t16_m8_l32 s3_t16_m16_l1_rl s8_t7_m4_l1 s4_t7_m16_l1_rc s4_t7_m16_l4_fp
+TB_SYS_CFGS  := s4_t7_m16_l1 s2_t16_m8_l32 s3_t16_m16_l1_rl s8_t7_m4_l1 s4_t7_m16_l1_rc s4_t7_m16_l4_fp s4_t7_m16_l4_fs
 tb_sys_n     = $(patsubst s%,%,$(word 1,$(subst _, ,$(1))))
 tb_sys_t     = $(patsubst t%,%,$(word 2,$(subst _, ,$(1))))
 tb_sys_m     = $(patsubst m%,%,$(word 3,$(subst _, ,$(1))))
 tb_sys_l     = $(patsubst l%,%,$(word 4,$(subst _, ,$(1))))
 tb_sys_gx    = $(if $(filter rl,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEndForm=1)$(if \
                $(filter rc,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEndForm=1 -GRegCheck=3 -GReadForm=1 -GFillPort=1)$(if \
-               $(filter fp,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEndForm=2 -GReadForm=1 -GFillPort=2)
+               $(filter fp,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEndForm=2 -GReadForm=1 -GFillPort=2)$(if \
+               $(filter fs,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEndForm=2 -GReadForm=1 -GFillPort=2 -GReqSlice=1)
 tb_sys_class = Vga_system_$(1)
 TB_SYS_OBJ   := $(BUILD)/tb/rel/sys/tb_sys.o
 TB_SYS_LIBO  := $(filter-out $(BUILD)/tb/rel/tb_main.o,$(TB_OBJ_REL))
-# make cosim-sys: random LSU requests per (configuration x layout) run; 24 runs. 1-lane runs take
-# SYS_OPS, the 32- and 4-lane ones SYS_OPS_WIDE: 16 x 120 000 + 8 x 40 000 = 2.24 million (plus the
+# make cosim-sys: random LSU requests per (configuration x layout) run; 28 runs. 1-lane runs take
+# SYS_OPS, the 32- and 4-lane ones SYS_OPS_WIDE: 16 x 120 000 + 12 x 40 000 = 2.40 million (plus the
 # runtime port's requests, counted once per SM).
 SYS_OPS      ?= 120000
 SYS_OPS_WIDE ?= 40000
 SYS_QUICK_OPS      ?= 8000
 SYS_QUICK_OPS_WIDE ?= 1500
 # make cosim-sys-ci (make test: test-hw): the goal system of issue 14 (4 SMs, 16-entry MLBs) in two
-# builds, s4_t7_m16_l1 (1 lane, the default options) and s4_t7_m16_l4_fp (4 lanes, the options of the
-# ECP5 system builds: RegLookup 1, EndForm 2, ReadForm 1, FillPort 2), 2 x 4 layouts x 130 000 = 1.04
-# million random LSU requests (the run fails under 10^6). The other system configurations: make cosim-sys.
-TB_SYS_CI_CFGS ?= s4_t7_m16_l1 s4_t7_m16_l4_fp
+# builds, s4_t7_m16_l1 (1 lane, the default options) and s4_t7_m16_l4_fs (4 lanes, the options of the
+# newest ECP5 system builds: RegLookup 1, EndForm 2, ReadForm 1, FillPort 2 and ga_system's ReqSlice 1),
+# 2 x 4 layouts x 130 000 = 1.04 million random LSU requests (the run fails under 10^6). The other
+# system configurations (s4_t7_m16_l4_fp: the same without the stage): make cosim-sys.
+TB_SYS_CI_CFGS ?= s4_t7_m16_l1 s4_t7_m16_l4_fs
 SYS_CI_OPS     ?= 130000
 SYS_CI_MIN_LSU ?= 1000000
 
@@ -410,7 +412,7 @@ cosim-sys-ci: tb-deps $(foreach c,$(TB_SYS_CI_CFGS),$(BUILD)/cosim/sys-$(c)/ga_s
 	  --seed $(COSIM_SEED) --build $(BUILD) --out $(BUILD)/cosim/sys-ci $(TB_SYS_CI_CFGS)
 
 .PHONY: cosim-sys-mutant
-cosim-sys-mutant: tb-deps ## Mutate a copy of ga_system / ga_arb / ga_mlu (6 bugs) and show that the system co-simulation catches each
+cosim-sys-mutant: tb-deps ## Mutate a copy of ga_system / ga_arb / ga_req_slice / ga_mlu (8 bugs) and show that the system co-simulation catches each
 	@bash tb/scripts/mutate_sys.sh $(BUILD)
 
 # The system harness under ASan + UBSan (the C objects sanitized, the Verilated model as built).

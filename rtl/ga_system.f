@@ -1,2 +1,3 @@
 rtl/ga_arb.sv
+rtl/ga_req_slice.sv
 rtl/ga_system.sv

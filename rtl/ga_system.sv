@@ -36,6 +36,12 @@
 //   NumSms      1 .. 8    SMs, one MLU each
 //   HwOnly, HasIndex, EndForm, ReadForm, FillPort, RegLookup, RegCheck: passed to every ga_mlu
 //               (docs/microarchitecture.md §1)
+//   ReqSlice    0 | 1     0 (default): each SM's port mux drives its MLU's request port. 1: a register
+//                         stage (ga_req_slice) between them, so that the MLU's accept path (request ->
+//                         MLB lookup -> lookup register, docs/fpga.md §11.3) starts at flip-flops next
+//                         to it instead of behind the mux and its select's fan-out; one cycle more
+//                         latency, no bubble. The SM's port rules below are the same; a transfer on
+//                         it (and rt_acc_o) enters the stage, and the MLU takes it in order from there.
 //
 // Per-SM vectors are flat: SM s's field of width W at [s*W +: W].
 //
@@ -72,7 +78,8 @@ module ga_system #(
   parameter int ReadForm   = 0,
   parameter int FillPort   = 0,
   parameter int RegLookup  = 0,
-  parameter int RegCheck   = 0
+  parameter int RegCheck   = 0,
+  parameter int ReqSlice   = 0
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -164,14 +171,15 @@ module ga_system #(
   localparam int MIdW   = IdW + 1;
   localparam int AW     = 64 * Lanes;
 
-  localparam bit ParamsBad = (NumSms < 1) || (NumSms > 8) || (IdW < 1) || (IdW > 15);
+  localparam bit ParamsBad = (NumSms < 1) || (NumSms > 8) || (IdW < 1) || (IdW > 15) ||
+                            (ReqSlice < 0) || (ReqSlice > 1);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_system: NumSms 1..8, IdW 1..15");
+    if (ParamsBad) $fatal(1, "ga_system: NumSms 1..8, IdW 1..15, ReqSlice 0|1");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_system: NumSms 1..8, IdW 1..15");
+    $error("ga_system: NumSms 1..8, IdW 1..15, ReqSlice 0|1");
   end
 `endif
 
@@ -191,7 +199,9 @@ module ga_system #(
 
   logic [NumSms-1:0] show_rt;                   // the runtime command is on SM s's MLU port
   logic [NumSms-1:0] show_rt_q;                 // its register (below)
-  logic [NumSms-1:0] m_req_ready;
+  logic [NumSms-1:0] m_req_ready;              // each MLU's req_ready_o
+  logic [NumSms-1:0] p_ready;                  // what the port mux's output takes: the MLU, or the
+                                               // register stage in front of it (ReqSlice)
   logic [NumSms-1:0] m_rsp_valid, m_rsp_sys, m_rsp_ready;
   logic [NumSms*2-1:0] m_rsp_status;
   logic [NumSms*5-1:0] m_tag_bits;
@@ -206,19 +216,19 @@ module ga_system #(
   // heads the MLU's longest path (request -> MLB lookup -> lookup register, docs/fpga.md §11.3),
   // which then starts at a flip-flop rather than at a gate fed by two.
   assign show_rt    = show_rt_q;
-  assign rt_acc_o   = show_rt & m_req_ready;
+  assign rt_acc_o   = show_rt & p_ready;
 
   `GA_ALWAYS_COMB begin
     rt_busy_d  = rt_busy_q;
     rt_op_d    = rt_op_q;
     rt_md_d    = rt_md_q;
     rt_cfg_d   = rt_cfg_q;
-    rt_pend_d  = rt_pend_q & ~(show_rt & m_req_ready);
+    rt_pend_d  = rt_pend_q & ~(show_rt & p_ready);
     rt_done_d  = rt_done_q | (m_rsp_valid & m_rsp_sys);
     rt_err_d   = rt_err_q;
     rt_ack_d   = 1'b0;
     rt_aerr_d  = 1'b0;
-    lsu_hold_d = req_valid_i & ~show_rt & ~m_req_ready;
+    lsu_hold_d = req_valid_i & ~show_rt & ~p_ready;
     for (int s = 0; s < NumSms; s++) begin
       if (m_rsp_valid[s] && m_rsp_sys[s] && m_rsp_status[s*2 +: 2] == ga_pkg::RSP_CFG_ERROR)
         rt_err_d = 1'b1;
@@ -305,25 +315,50 @@ module ga_system #(
   // ---------------------------------------------------------------------------------------------
   // One MLU per SM
   // ---------------------------------------------------------------------------------------------
-  // What each MLU's request port is shown (flat per-SM vectors, so that the property file can
+  // What each port mux shows (x_*) and what each MLU's request port gets (m_*): the same signals, or
+  // with ReqSlice the register stage's output (flat per-SM vectors, so that the property file can
   // index them by SM).
-  logic [NumSms-1:0]      m_valid;
-  logic [NumSms*3-1:0]    m_op;
-  logic [NumSms*MIdW-1:0] m_id, m_rsp_id;
-  logic [NumSms*64-1:0]   m_md;
-  logic [NumSms*3-1:0]    m_cfg_addr;
+  localparam int ReqPayW = 3 + MIdW + 16 + Lanes + AW + 3 + 64 + 3;
+  logic [NumSms-1:0]       x_valid, m_valid;
+  logic [NumSms*ReqPayW-1:0] x_pay, m_pay;
+  logic [NumSms*3-1:0]     m_op, m_size, m_cfg_addr;
+  logic [NumSms*MIdW-1:0]  m_id, m_rsp_id;
+  logic [NumSms*16-1:0]    m_warp;
+  logic [NumSms*Lanes-1:0] m_active;
+  logic [NumSms*AW-1:0]    m_addr;
+  logic [NumSms*64-1:0]    m_md;
 
   for (genvar s = 0; s < NumSms; s++) begin : gen_sm
     logic [63:0]      m_mem_addr;
 
     // The runtime command carries no lanes: its warp, lanes and size are shown as 0.
-    assign m_valid[s]              = show_rt[s] || req_valid_i[s];
-    assign m_op[s*3 +: 3]          = show_rt[s] ? {1'b1, rt_op_q} : req_op_i[s*3 +: 3];
-    assign m_id[s*MIdW +: MIdW]    = show_rt[s] ? {1'b1, {IdW{1'b0}}} : {1'b0, req_id_i[s*IdW +: IdW]};
-    assign m_md[s*64 +: 64]        = show_rt[s] ? rt_md_q : req_md_i[s*64 +: 64];
-    assign m_cfg_addr[s*3 +: 3]    = show_rt[s] ? rt_cfg_q : req_cfg_addr_i[s*3 +: 3];
+    assign x_valid[s] = show_rt[s] || req_valid_i[s];
+    assign x_pay[s*ReqPayW +: ReqPayW] =
+        show_rt[s] ? {1'b1, rt_op_q, 1'b1, {IdW{1'b0}}, 16'd0, {Lanes{1'b0}}, {AW{1'b0}}, 3'd0,
+                      rt_md_q, rt_cfg_q}
+                   : {req_op_i[s*3 +: 3], 1'b0, req_id_i[s*IdW +: IdW], req_warp_i[s*16 +: 16],
+                      req_active_i[s*Lanes +: Lanes], req_addr_i[s*AW +: AW], req_size_i[s*3 +: 3],
+                      req_md_i[s*64 +: 64], req_cfg_addr_i[s*3 +: 3]};
+    if (ReqSlice != 0) begin : gen_slice
+      ga_req_slice #(.PayW(ReqPayW)) u_slice (
+        .clk_i, .rst_ni,
+        .in_valid_i  (x_valid[s]),
+        .in_ready_o  (p_ready[s]),
+        .in_pay_i    (x_pay[s*ReqPayW +: ReqPayW]),
+        .out_valid_o (m_valid[s]),
+        .out_ready_i (m_req_ready[s]),
+        .out_pay_o   (m_pay[s*ReqPayW +: ReqPayW])
+      );
+    end else begin : gen_no_slice
+      assign p_ready[s]                   = m_req_ready[s];
+      assign m_valid[s]                   = x_valid[s];
+      assign m_pay[s*ReqPayW +: ReqPayW]  = x_pay[s*ReqPayW +: ReqPayW];
+    end
+    assign {m_op[s*3 +: 3], m_id[s*MIdW +: MIdW], m_warp[s*16 +: 16], m_active[s*Lanes +: Lanes],
+            m_addr[s*AW +: AW], m_size[s*3 +: 3], m_md[s*64 +: 64], m_cfg_addr[s*3 +: 3]} =
+        m_pay[s*ReqPayW +: ReqPayW];
 
-    assign req_ready_o[s] = m_req_ready[s] && !show_rt[s];
+    assign req_ready_o[s] = p_ready[s] && !show_rt[s];
     assign m_rsp_sys[s]   = m_rsp_id[s*MIdW + MIdW-1];
     assign m_rsp_ready[s] = m_rsp_sys[s] || rsp_ready_i[s];
     assign rsp_valid_o[s] = m_rsp_valid[s] && !m_rsp_sys[s];
@@ -352,10 +387,10 @@ module ga_system #(
       .req_ready_o      (m_req_ready[s]),
       .req_op_i         (m_op[s*3 +: 3]),
       .req_id_i         (m_id[s*MIdW +: MIdW]),
-      .req_warp_i       (show_rt[s] ? 16'd0 : req_warp_i[s*16 +: 16]),
-      .req_active_i     (show_rt[s] ? {Lanes{1'b0}} : req_active_i[s*Lanes +: Lanes]),
-      .req_addr_i       (show_rt[s] ? {AW{1'b0}} : req_addr_i[s*AW +: AW]),
-      .req_size_i       (show_rt[s] ? 3'd0 : req_size_i[s*3 +: 3]),
+      .req_warp_i       (m_warp[s*16 +: 16]),
+      .req_active_i     (m_active[s*Lanes +: Lanes]),
+      .req_addr_i       (m_addr[s*AW +: AW]),
+      .req_size_i       (m_size[s*3 +: 3]),
       .req_md_i         (m_md[s*64 +: 64]),
       .req_cfg_addr_i   (m_cfg_addr[s*3 +: 3]),
       .rsp_valid_o      (m_rsp_valid[s]),

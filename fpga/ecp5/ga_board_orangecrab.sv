@@ -28,6 +28,7 @@ module ga_board_orangecrab #(
   parameter int RegLookup  = 1,
   parameter int RegCheck   = 0,
   parameter int NumSms     = 1,
+  parameter int ReqSlice   = 0,
   parameter int MemRegOut  = 0,
   parameter int Baud       = 115200
 ) (
@@ -57,7 +58,7 @@ module ga_board_orangecrab #(
     .MemLinesW(MemLinesW), .CntW(CntW), .ClkKhz(ClkKhz), .VaKeep(VaKeep), .MdKeep(MdKeep),
     .HwOnlyMode(HwOnlyMode), .EndForm(EndForm), .ReadForm(ReadForm), .FillPort(FillPort),
     .RegLookup(RegLookup), .RegCheck(RegCheck), .NumSms(NumSms),
-    .MemRegOut(MemRegOut)
+    .ReqSlice(ReqSlice), .MemRegOut(MemRegOut)
   ) u_core (
     .clk_i(clk48_i), .rst_ni(rst_n_q), .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .status_o(status)
   );

@@ -13,6 +13,7 @@
 //   NumSms      0: one ga_mlu; 1 .. 8: ga_system with that many SMs
 //   TagBits, MlbEntries, Lanes, HwOnly, EndForm, ReadForm, FillPort, RegLookup, RegCheck: the unit's
 //               (microarchitecture §1)
+//   ReqSlice    ga_system's (NumSms > 0 only)
 
 module ga_ecp5_probe #(
   parameter int NumSms     = 0,
@@ -24,7 +25,8 @@ module ga_ecp5_probe #(
   parameter int ReadForm   = 0,
   parameter int FillPort   = 0,
   parameter int RegLookup  = 1,
-  parameter int RegCheck   = 0
+  parameter int RegCheck   = 0,
+  parameter int ReqSlice   = 0
 ) (
   input  logic clk_i,
   output logic out_o
@@ -144,7 +146,7 @@ module ga_ecp5_probe #(
     end
     ga_system #(.TagBits(TagBits), .MlbEntries(MlbEntries), .Lanes(Lanes), .IdW(IdW), .NumSms(N),
                 .HwOnly(HwOnly), .HasIndex(0), .EndForm(EndForm), .ReadForm(ReadForm), .FillPort(FillPort),
-                .RegLookup(RegLookup), .RegCheck(RegCheck)) u_sys (
+                .RegLookup(RegLookup), .RegCheck(RegCheck), .ReqSlice(ReqSlice)) u_sys (
       .clk_i, .rst_ni(rst_q),
       .req_valid_i(v), .req_ready_o(rdy), .req_op_i(op), .req_id_i(id), .req_warp_i(wp),
       .req_active_i(act), .req_addr_i(ad), .req_size_i(sz), .req_md_i(mdv), .req_cfg_addr_i(ca),

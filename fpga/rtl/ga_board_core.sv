@@ -58,6 +58,9 @@
 //                         before. 2 .. 8: a system board (docs/fpga.md §12): ga_system with NumSms MLUs
 //                         sharing the block RAM through its arbiter, protocol version 2 (an SM byte in
 //                         MLU_OP, SM 0xFF = every SM through the runtime port; an SM byte in INFO)
+//   ReqSlice              ga_system's ReqSlice (system boards, NumSms > 1): 1 puts a register stage
+//                         between each SM's port mux and its MLU, one cycle more per operation
+//                         (docs/fpga.md §11.3); 0 (default) none. Not read by the one-MLU core.
 //   MemRegOut             0 | 1: ga_board_mem's RegOut. 1 answers each metadata read one cycle later
 //                         from flip-flops, so the block RAM's read no longer leads the walker's compare
 //                         (docs/fpga.md §4, §11.3)
@@ -90,6 +93,7 @@ module ga_board_core #(
   parameter int RegLookup  = 1,
   parameter int RegCheck   = 0,
   parameter int NumSms     = 1,
+  parameter int ReqSlice   = 0,
   parameter int MemRegOut  = 0
 ) (
   input  logic       clk_i,
@@ -528,7 +532,8 @@ module ga_board_core #(
     .ReadForm   (ReadForm),
     .FillPort   (FillPort),
     .RegLookup  (RegLookup),
-    .RegCheck   (RegCheck)
+    .RegCheck   (RegCheck),
+    .ReqSlice   (ReqSlice)
   ) u_sys (
     .clk_i,
     .rst_ni           (mlu_rst_n),

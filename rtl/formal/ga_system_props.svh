@@ -27,7 +27,8 @@
 //      FLUSH event, i.e. after every SM's MLB has applied it (RtCommittedBeforeAck_A); the
 //      register that selects the runtime command onto an MLU's port is set exactly while the
 //      command is pending there and no LSU request was held on that port in the previous cycle
-//      (ShowRtReg_A)
+//      (ShowRtReg_A). With ReqSlice the ids an SM owes are those outstanding in its MLU or waiting
+//      in its register stage, and the stage holds its output stable (MluReqHold_A) by itself
 //   2  the shared ports: payload stable while valid && !ready (MemStable_A, OrcStable_A); fairness
 //      (MemFair_A, OrcFair_A): while an SM's walker requests, at most NumSms - 1 transfers of
 //      other SMs happen before its own
@@ -58,6 +59,8 @@
   logic [NumSms-1:0]          f_m_hold;      // MLU request port: valid && !ready last cycle
   logic [NumSms*87-1:0]       f_m_pay_p;     // what the MLU was shown last cycle
   logic [NumSms*87-1:0]       f_m_pay;
+  logic [NumSms*ReqPayW-1:0]  f_m_all_p;     // the MLU's whole request payload last cycle
+  logic [NumSms*FvMluIds-1:0] f_sl_ids;      // ReqSlice: the MLU id waiting in SM s's stage
   logic                       f_rt_hold;
   logic [69-1:0]              f_rt_pay_p;
   logic [NumSms-1:0]          f_rt_acc;      // SMs that accepted the current runtime command
@@ -75,6 +78,11 @@
   for (genvar s = 0; s < NumSms; s++) begin : gen_fv_pay
     assign f_m_pay[s*87 +: 87] = {m_op[s*3 +: 3], 1'b0, m_id[s*MIdW +: MIdW], {(15-IdW){1'b0}},
                                   m_md[s*64 +: 64], m_cfg_addr[s*3 +: 3]};
+    // With ReqSlice the MLU's port is the stage's output: a request there is owed but not yet in
+    // the MLU (without it the port is the mux, and nothing waits between).
+    for (genvar i = 0; i < FvMluIds; i++) begin : gen_fv_sl
+      assign f_sl_ids[s*FvMluIds + i] = (ReqSlice != 0) && m_valid[s] && m_id[s*MIdW +: MIdW] == MIdW'(i);
+    end
   end
 
   logic f_mem_fire, f_orc_fire;
@@ -138,6 +146,7 @@
       f_orc_hold <= orc_req_valid_o && !orc_req_ready_i;
     end
     f_m_pay_p   <= f_m_pay;
+    f_m_all_p   <= m_pay;
     f_rt_pay_p  <= {rt_op_i, rt_md_i, rt_cfg_addr_i};
     f_mem_pay_p <= {mem_req_addr_o, mem_req_len_o, mem_req_sm_o};
     f_orc_pay_p <= {orc_req_va_o, orc_req_sm_o};
@@ -239,8 +248,9 @@
       if (f_sys_past && rst_ni && (FvSysGroups & 1) != 0) begin \
         if (f_m_hold[K]) begin \
           MluReqHold``K``_A: assert (m_valid[K] && f_m_pay[K*87 +: 87] == f_m_pay_p[K*87 +: 87] && \
-                                (show_rt[K] || f_lsu_all[K*FvLsuW +: FvLsuW] == \
-                                               f_lsu_all_p[K*FvLsuW +: FvLsuW])); \
+                                ((ReqSlice != 0) ? m_pay[K*ReqPayW +: ReqPayW] == f_m_all_p[K*ReqPayW +: ReqPayW] : \
+                                 (show_rt[K] || f_lsu_all[K*FvLsuW +: FvLsuW] == \
+                                                f_lsu_all_p[K*FvLsuW +: FvLsuW]))); \
         end \
         if (m_valid[K]) begin \
           MluIdFree``K``_A: assert (!f_mlu_out[K*FvMluIds + 32'(m_id[K*MIdW +: MIdW])]); \
@@ -248,9 +258,10 @@
         if (rsp_valid_o[K]) begin \
           RspHasReq``K``_A: assert (f_lsu_out[K*FvLsuIds + 32'(rsp_id_o[K*IdW +: IdW])] && !m_rsp_sys[K]); \
         end \
-        LsuIdsMatch``K``_A: assert (f_mlu_out[K*FvMluIds +: FvLsuIds] == f_lsu_out[K*FvLsuIds +: FvLsuIds]); \
+        LsuIdsMatch``K``_A: assert ((f_mlu_out[K*FvMluIds +: FvLsuIds] | f_sl_ids[K*FvMluIds +: FvLsuIds]) == \
+                                    f_lsu_out[K*FvLsuIds +: FvLsuIds]); \
         RtPendAcc``K``_A: assert (!rt_busy_q || (rt_pend_q[K] != f_rt_acc[K])); \
-        RtSysId``K``_A:   assert (f_mlu_out[K*FvMluIds + FvLsuIds] == \
+        RtSysId``K``_A:   assert ((f_mlu_out[K*FvMluIds + FvLsuIds] || f_sl_ids[K*FvMluIds + FvLsuIds]) == \
                              (rt_busy_q && f_rt_acc[K] && !rt_done_q[K])); \
         if (rt_done_q[K] && rt_busy_q) begin \
           RtDoneAcc``K``_A: assert (f_rt_acc[K]); \

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Mutation demonstration of the system co-simulation (make cosim-sys-mutant): copy rtl/, apply one
-# deliberate bug to ga_system / ga_arb / ga_mlu at a time, build a system configuration (s4_t7_m16_l1
-# unless the mutant names another) from the copy and show that the lockstep run (tb/sys/tb_sys.c,
+# deliberate bug to ga_system / ga_arb / ga_req_slice / ga_mlu at a time, build a system configuration
+# (s4_t7_m16_l1 unless the mutant names another) from the copy and show that the lockstep run (tb/sys/tb_sys.c,
 # assertions off) fails on it. rtl/ itself is never touched.
 #
-#   mutate_sys.sh BUILD        (SYS_MUTANTS="name ..." for some of them; MUTANT_APPLY_ONLY=1 only
-#                              checks that every substitution still applies)
+#   mutate_sys.sh [BUILD]      (SYS_MUTANTS="name ..." for some of them; MUTANT_APPLY_ONLY=1 only
+#                              checks that every substitution still applies). Every build goes into
+#                              a temporary directory (TMPDIR), so BUILD, the make target's argument,
+#                              is not read.
 set -u
-build=${1:-build}
 ops=${MUTANT_OPS:-4000}
 defcfg=s4_t7_m16_l1
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,17 +23,18 @@ mutations=(
   "show_rt_late|ga_system.sv|s/show_rt_q  <= rt_pend_d & ~lsu_hold_d;/show_rt_q  <= rt_pend_q \& ~lsu_hold_d;/|the port mux's select register is loaded from this cycle's pending set, so the runtime command stays on an SM's port for a cycle after that MLU took it"
   "arb_no_lock|ga_arb.sv|s/if \(lock_q\) begin/if (1'b0) begin/|the arbiter changes its grant while the shared port is stalled (payload not held)"
   "sys_fp2_no_settle|ga_mlu.sv|s/    assign w_settled = w_settle_q;/    assign w_settled = ~(w_settle_q \& ~w_settle_q);/|FillPort 2 in every SM (the ECP5 system builds' options): a walker result is taken in its first cycle, when the MLB's registered fill compares are those of the location before|s4_t7_m16_l4_fp"
+  "slice_overwrite|ga_req_slice.sv|s/assign in_ready_o  = !full_q \S+ out_ready_i;/assign in_ready_o  = !full_q \x7c\x7c out_ready_i \x7c\x7c in_valid_i;/|ReqSlice 1: the register stage in front of each MLU takes a new request while its own waits, so the waiting one is lost|s4_t7_m16_l4_fs"
+  "slice_stale|ga_req_slice.sv|s/      if \(in_valid_i\) begin/      if (in_valid_i \&\& !full_q) begin/|ReqSlice 1: a request that enters the stage in the cycle the one before it leaves keeps that one's payload|s4_t7_m16_l4_fs"
 )
 run3() {
     result=MISSED
     for l in $(bash "$root/scripts/layouts.sh" --rtl); do
-        out=$("$1" --seed 5 --layout "$l" --ops "$ops" --max-print 3 --no-assert 2>&1)
-        if [ $? -ne 0 ]; then
+        if out=$("$1" --seed 5 --layout "$l" --ops "$ops" --max-print 3 --no-assert 2>&1); then
+            printf '     %-5s: passed\n' "$l"
+        else
             result=CAUGHT
             printf '     %-5s: %s mismatches; first:\n' "$l" "$(printf '%s\n' "$out" | sed -n 's/^  mismatches \([0-9]*\)/\1/p')"
             printf '%s\n' "$out" | grep -m 2 '^MISMATCH' | sed 's/^/       /'
-        else
-            printf '     %-5s: passed\n' "$l"
         fi
     done
 }
