@@ -286,9 +286,9 @@ deps-ecp5: $(ECP5_STAMP) ## Install the pinned YoWASP Yosys + nextpnr-ecp5 into 
 #   ulx3s_sys4_m16_l4_rd  ulx3s_sys4_m16_l4 with EndForm 2 and ReadForm 1
 #   ulx3s_sys4_m16_l1_fp2 / ulx3s_sys2_m16_l1_fp2  the system board with 4 / 2 SMs at 1 lane, every SM
 #                     as ulx3s_m16_l1_e2_fp2 (EndForm 2, ReadForm 1, FillPort 2; the options co-simulated
-#                     as s4_t7_m16_l4_fp in make test)
+#                     as s4_t7_m16_l4_fp in make cosim-sys)
 #   ulx3s_sys2_m16_l1_rs / ulx3s_sys4_m16_l1_rs  those two with ga_system's ReqSlice 1 (a register stage
-#                     between each SM's port mux and its MLU; co-simulated as s4_t7_m16_l1_fs)
+#                     between each SM's port mux and its MLU; co-simulated as s4_t7_m16_l4_fs in make test)
 #   orangecrab_sys2_m8_va16  OrangeCrab 25F system board top: 2 SMs, 8-entry MLBs, 1 lane, VA and md kept
 #                     to 16 bits (orangecrab_m8_va16's core twice), 48 MHz
 ECP5_BUILDS       := orangecrab_m8_va16 orangecrab_m8 ulx3s_m16_l16 ulx3s_m16_l32_rc probe_mlu_m16_l32 probe_mlu_m16_l32_rc probe_sys4_m16_l4 \
