@@ -15,6 +15,10 @@
 //   ReqSize_M     access sizes 0..4 (spec §4.1)
 //   LimitSmall_M  LOADMETA / ACCESS only while that SM's STEP_LIMIT <= FvLimitMax (the walker
 //                 proof's small symbolic limit; asserted in context by the MLU props)
+//   LimitFlight_M with ReqSlice, and only while no runtime CFG_WRITE of STEP_LIMIT is accepted by that
+//                 SM and not yet answered: a request waiting in the stage reaches the MLU after
+//                 such a write commits, so the live register the port sees is not yet its limit (a
+//                 bound of the proof's environment, not of the hardware: BMC 5 found the trace)
 //   RtHold_M      the runtime keeps rt_valid_i and its payload stable until rt_ready_o
 //   MemRspOwner_M a memory response names an SM that waits for a read (at most one per SM)
 //   OrcRspOwner_M an oracle answer names an SM with a query outstanding (or transferring)
@@ -202,6 +206,10 @@
           end \
           if (req_op_i[K*3 +: 3] == ga_pkg::OP_LOADMETA || req_op_i[K*3 +: 3] == ga_pkg::OP_ACCESS) begin \
             LimitSmall``K``_M: assume (cfg_step_limit_o[K*32 +: 32] <= 32'(FvSysLimit)); \
+            if (ReqSlice != 0) begin \
+              LimitFlight``K``_M: assume (!(rt_busy_q && rt_op_q == 2'd2 && rt_cfg_q == ga_pkg::CFG_STEP_LIMIT && \
+                                           f_rt_acc[K] && !rt_done_q[K])); \
+            end \
           end \
         end \
         end \

@@ -64,6 +64,7 @@ cfg_halt_never|ga_mlu_cfg.sv|mlu_cfg@6/2|s/assign halted_d = halt_set_i ? 1'b1 :
 rsp_not_held|ga_mlu_rsp.sv|mlu_safety@10/2|s/rsp_valid_d  = rsp_valid_q \&\& !rsp_ready_i;/rsp_valid_d  = 1'b0;/|the response register drops a response the LSU has not taken (microarchitecture 1.2)
 mlu_fp2_no_settle|ga_mlu.sv|mlu_safety_fp2@12/4|s/    assign w_settled = w_settle_q;/    assign w_settled = ~(w_settle_q \& ~w_settle_q);/|FillPort 2: a walker result is taken in its first cycle, when the MLB's registered fill compares are still those of the location before (ga_mlb's FillPre contract broken)
 mlb_fp2_stale|ga_mlb.sv|mlb4_fp2|s/        fm_q <= upd_cmp;/        fm_q <= (upd_op_i == ga_pkg::MLB_FILL) ? upd_cmp : fm_q;/|FillPort 2: the registered fill compares are updated only at a FILL, so the next FILL chooses its victim by the last one's location
+sys_slice_overwrite|ga_req_slice.sv|sys_glue_rs|s/assign in_ready_o  = !full_q .. out_ready_i;/assign in_ready_o  = 1'b1;/|ReqSlice 1: the register stage in front of an MLU takes a new request while its own waits for the MLU (the waiting request is lost, the MLU's held payload changes)
 LIST
 }
 
