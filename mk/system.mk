@@ -19,22 +19,15 @@ sys-rtl-check: ## Lint (Verilator), synthesis (Yosys 0.23, no latch) and Icarus 
 	  echo "lint   $$top $$pars"; \
 	  $(VERILATOR) --lint-only -Wall --assert $(RTL_INC) $(RTL_WAIVER) $(SYS_RTL) --top-module $$top $$gs; done
 	@mkdir -p $(BUILD)/sysrtl
-	@echo "yosys  ga_system NumSms 2, MlbEntries 2, Lanes 1 (generic synth)"
-	@$(YOSYS) -q -l $(BUILD)/sysrtl/yosys.log -p "read_verilog -sv $(SYS_RTL); \
-	  chparam -set NumSms 2 -set MlbEntries 2 -set Lanes 1 ga_system; synth -top ga_system; \
-	  select -assert-none t:\$$dlatch t:\$$_DLATCH_*; tee -q -o $(BUILD)/sysrtl/sys.stat stat" >/dev/null
-	@grep 'Number of cells' $(BUILD)/sysrtl/sys.stat | tail -1
-	@echo "yosys  ga_system NumSms 2, MlbEntries 2, Lanes 1, ReqSlice 1 (generic synth)"
-	@$(YOSYS) -q -l $(BUILD)/sysrtl/yosys-rs.log -p "read_verilog -sv $(SYS_RTL); \
-	  chparam -set NumSms 2 -set MlbEntries 2 -set Lanes 1 -set ReqSlice 1 ga_system; synth -top ga_system; \
-	  select -assert-none t:\$$dlatch t:\$$_DLATCH_*; tee -q -o $(BUILD)/sysrtl/sys-rs.stat stat" >/dev/null
-	@grep 'Number of cells' $(BUILD)/sysrtl/sys-rs.stat | tail -1
-	@echo "icarus ga_system NumSms 3, and NumSms 2 with ReqSlice 1"
-	@$(IVERILOG) -g2012 $(RTL_INC) -o $(BUILD)/sysrtl/sys.vvp -s ga_system -Pga_system.NumSms=3 $(SYS_RTL) 2>&1 \
-	  | grep -v 'sorry: constant selects' || true
-	@test -s $(BUILD)/sysrtl/sys.vvp
-	@rm -f $(BUILD)/sysrtl/sys-rs.vvp
-	@$(IVERILOG) -g2012 $(RTL_INC) -o $(BUILD)/sysrtl/sys-rs.vvp -s ga_system -Pga_system.NumSms=2 \
-	  -Pga_system.ReqSlice=1 $(SYS_RTL) 2>&1 | grep -v 'sorry: constant selects' || true
-	@test -s $(BUILD)/sysrtl/sys-rs.vvp
+	@set -e; for rs in 0 1; do \
+	  echo "yosys  ga_system NumSms 2, MlbEntries 2, Lanes 1, ReqSlice $$rs (generic synth)"; \
+	  $(YOSYS) -q -l $(BUILD)/sysrtl/yosys-rs$$rs.log -p "read_verilog -sv $(SYS_RTL); \
+	    chparam -set NumSms 2 -set MlbEntries 2 -set Lanes 1 -set ReqSlice $$rs ga_system; synth -top ga_system; \
+	    select -assert-none t:\$$dlatch t:\$$_DLATCH_*; tee -q -o $(BUILD)/sysrtl/sys-rs$$rs.stat stat" >/dev/null; \
+	  grep 'Number of cells' $(BUILD)/sysrtl/sys-rs$$rs.stat | tail -1; done
+	@set -e; for c in 3:0 2:1; do n=$${c%:*}; rs=$${c#*:}; \
+	  echo "icarus ga_system NumSms $$n, ReqSlice $$rs"; rm -f $(BUILD)/sysrtl/sys-rs$$rs.vvp; \
+	  $(IVERILOG) -g2012 $(RTL_INC) -o $(BUILD)/sysrtl/sys-rs$$rs.vvp -s ga_system -Pga_system.NumSms=$$n \
+	    -Pga_system.ReqSlice=$$rs $(SYS_RTL) 2>&1 | grep -v 'sorry: constant selects' || true; \
+	  test -s $(BUILD)/sysrtl/sys-rs$$rs.vvp; done
 	@echo "sys-rtl-check: clean"

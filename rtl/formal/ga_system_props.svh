@@ -31,8 +31,9 @@
 //      FLUSH event, i.e. after every SM's MLB has applied it (RtCommittedBeforeAck_A); the
 //      register that selects the runtime command onto an MLU's port is set exactly while the
 //      command is pending there and no LSU request was held on that port in the previous cycle
-//      (ShowRtReg_A). With ReqSlice the ids an SM owes are those outstanding in its MLU or waiting
-//      in its register stage, and the stage holds its output stable (MluReqHold_A) by itself
+//      (ShowRtReg_A). MluReqHold_A compares the MLU's whole request payload (op, id, warp, lanes,
+//      addresses, size, md, CFG address). With ReqSlice the ids an SM owes are those outstanding in
+//      its MLU or waiting in its register stage, and the stage holds its output by itself
 //   2  the shared ports: payload stable while valid && !ready (MemStable_A, OrcStable_A); fairness
 //      (MemFair_A, OrcFair_A): while an SM's walker requests, at most NumSms - 1 transfers of
 //      other SMs happen before its own
@@ -61,9 +62,7 @@
   logic [NumSms-1:0]          f_lsu_hold;    // LSU request shown and not taken last cycle
   logic [NumSms-1:0]          f_m_lsu_hold;  // ... and the MLU's port showed it (lsu_hold_d)
   logic [NumSms-1:0]          f_m_hold;      // MLU request port: valid && !ready last cycle
-  logic [NumSms*87-1:0]       f_m_pay_p;     // what the MLU was shown last cycle
-  logic [NumSms*87-1:0]       f_m_pay;
-  logic [NumSms*ReqPayW-1:0]  f_m_all_p;     // the MLU's whole request payload last cycle
+  logic [NumSms*ReqPayW-1:0]  f_m_pay_p;     // the MLU's whole request payload last cycle
   logic [NumSms*FvMluIds-1:0] f_sl_ids;      // ReqSlice: the MLU id waiting in SM s's stage
   logic                       f_rt_hold;
   logic [69-1:0]              f_rt_pay_p;
@@ -80,8 +79,6 @@
   assign f_rt_inv = !rt_op_q[1];
 
   for (genvar s = 0; s < NumSms; s++) begin : gen_fv_pay
-    assign f_m_pay[s*87 +: 87] = {m_op[s*3 +: 3], 1'b0, m_id[s*MIdW +: MIdW], {(15-IdW){1'b0}},
-                                  m_md[s*64 +: 64], m_cfg_addr[s*3 +: 3]};
     // With ReqSlice the MLU's port is the stage's output: a request there is owed but not yet in
     // the MLU (without it the port is the mux, and nothing waits between).
     for (genvar i = 0; i < FvMluIds; i++) begin : gen_fv_sl
@@ -149,8 +146,7 @@
       f_mem_hold <= mem_req_valid_o && !mem_req_ready_i;
       f_orc_hold <= orc_req_valid_o && !orc_req_ready_i;
     end
-    f_m_pay_p   <= f_m_pay;
-    f_m_all_p   <= m_pay;
+    f_m_pay_p   <= m_pay;
     f_rt_pay_p  <= {rt_op_i, rt_md_i, rt_cfg_addr_i};
     f_mem_pay_p <= {mem_req_addr_o, mem_req_len_o, mem_req_sm_o};
     f_orc_pay_p <= {orc_req_va_o, orc_req_sm_o};
@@ -255,10 +251,7 @@
     always @(*) begin \
       if (f_sys_past && rst_ni && (FvSysGroups & 1) != 0) begin \
         if (f_m_hold[K]) begin \
-          MluReqHold``K``_A: assert (m_valid[K] && f_m_pay[K*87 +: 87] == f_m_pay_p[K*87 +: 87] && \
-                                ((ReqSlice != 0) ? m_pay[K*ReqPayW +: ReqPayW] == f_m_all_p[K*ReqPayW +: ReqPayW] : \
-                                 (show_rt[K] || f_lsu_all[K*FvLsuW +: FvLsuW] == \
-                                                f_lsu_all_p[K*FvLsuW +: FvLsuW]))); \
+          MluReqHold``K``_A: assert (m_valid[K] && m_pay[K*ReqPayW +: ReqPayW] == f_m_pay_p[K*ReqPayW +: ReqPayW]); \
         end \
         if (m_valid[K]) begin \
           MluIdFree``K``_A: assert (!f_mlu_out[K*FvMluIds + 32'(m_id[K*MIdW +: MIdW])]); \
