@@ -122,8 +122,8 @@ TEST_SW := test-gaptx test-ptx-corpus test-cudart test-corpus corpus-san corpus-
 # libraries they share are built.
 # test-full-hw (make test-full, not CI: make test must stay under 35 minutes on an idle 2-core machine,
 # and with these it took 58 minutes measured): the gate-level co-simulation (mk/synth.mk; about 8 CPU minutes),
-# the board core and the ECP5 system board tops (fpga-sim-sys, about 2.5 min after its two Verilator
-# builds of 1 and 3 min) driven by gaprobe behind a pty and the hx8k_m8 bitstream (mk/fpga.mk), the system RTL
+# the board core and the ECP5 system board tops (fpga-sim-sys, about 4.5 min after its three Verilator
+# builds of 1, 1 and 3 min) driven by gaprobe behind a pty and the hx8k_m8 bitstream (mk/fpga.mk), the system RTL
 # checks and its co-simulation over all 5 system configurations (mk/system.mk, mk/tb.mk). Also not in
 # CI (minutes each, documented where they live): formal-full, formal-mutants, fpga-equiv, synth, fpga,
 # cosim-mutant, coverage.

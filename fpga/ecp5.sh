@@ -15,6 +15,10 @@
 # default and this script's, static or sa). ECP5_HEATMAP=1 has router2 write its congestion maps to
 # OUT/NAME/heat_*.csv, one per iteration, for fpga/ecp5/congestion.py (docs/fpga.md §11.3).
 # ECP5_TMG_WEIGHT sets HeAP's timing weight (--placer-heap-timingweight; empty: nextpnr's default).
+# ECP5_ANCHOR=F (a fraction, e.g. 0.1; empty: off) keeps each SM's cells together: a first nextpnr call
+# only places the netlist (same seed and options, OUT/NAME/placed0.json), fpga/ecp5/anchor.py then
+# binds every 1/F-th of each SM's flip-flops to a region of the die of that SM's own (BEL attributes,
+# OUT/NAME/anchored.json), and the nextpnr call that places and routes reads that netlist.
 # nextpnr writes the routed netlist's delays to OUT/NAME/NAME.sdf, and fpga/ecp5/placed_paths.py
 # reads them back into OUT/NAME/paths.txt: the critical path by register and source line, and its
 # period, which result.txt records as sdf_fmax_mhz beside nextpnr's own Fmax (the two must agree;
@@ -60,6 +64,13 @@ case "$tmg_weight" in
     *[!0-9]*) echo "ecp5.sh: ECP5_TMG_WEIGHT=$tmg_weight: a whole number (HeAP's timing weight)"; exit 2;;
     *) extra+=(--placer-heap-timingweight "$tmg_weight");;
 esac
+anchor=${ECP5_ANCHOR:-}
+case "$anchor" in
+    '') ;;
+    0.[0-9]*|1|1.0) python3 -c "import sys; f = float(sys.argv[1]); sys.exit(0 if 0 < f <= 1 else 1)" "$anchor" ||
+                { echo "ecp5.sh: ECP5_ANCHOR=$anchor: a fraction in (0, 1]"; exit 2; };;
+    *) echo "ecp5.sh: ECP5_ANCHOR=$anchor: a fraction in (0, 1], e.g. 0.1"; exit 2;;
+esac
 rm -rf "$dir"
 mkdir -p "$dir"
 # rtl/ga_mlu.f and rtl/ga_system.f (ga_pkg.sv includes ga_isa.svh, found next to it), then the boards'
@@ -88,7 +99,21 @@ t1=$(date +%s)
 # holds only the estimate after placement, or, where placement itself took longer, ends in placement
 # with no figure (result.txt's routed= says which).
 if [ "$route_min" -gt 0 ]; then to=(timeout "${route_min}m"); else to=(); fi
-"${to[@]}" "$pnr" --$device --package "$package" --speed "$speed" --json "$dir/$name.json" --lpf "$lpf" \
+pnr_json=$dir/$name.json
+anchor_s=0
+if [ -n "$anchor" ]; then
+    "$pnr" --"$device" --package "$package" --speed "$speed" --json "$dir/$name.json" --lpf "$lpf" \
+        --freq "$mhz" --timing-allow-fail --seed "$seed" --placer "$placer" --no-route \
+        --write "$dir/placed0.json" "${extra[@]}" >"$dir/place0.log" 2>&1 ||
+        { echo "ecp5.sh: $name: the placement for the anchors failed ($dir/place0.log)"; tail -5 "$dir/place0.log"; exit 1; }
+    python3 fpga/ecp5/anchor.py "$dir/$name.json" "$dir/placed0.json" "$dir/anchored.json" --frac "$anchor" \
+        >"$dir/anchor.log" 2>&1 || { echo "ecp5.sh: $name: anchor.py failed ($dir/anchor.log)"; cat "$dir/anchor.log"; exit 1; }
+    rm -f "$dir/placed0.json"
+    pnr_json=$dir/anchored.json
+    anchor_s=$(( $(date +%s) - t1 ))
+    t1=$(date +%s)
+fi
+"${to[@]}" "$pnr" --"$device" --package "$package" --speed "$speed" --json "$pnr_json" --lpf "$lpf" \
     --textcfg "$dir/$name.config" --freq "$mhz" --timing-allow-fail --seed "$seed" --router "$router" \
     --placer "$placer" --report "$dir/report.json" --sdf "$dir/$name.sdf" --write "$dir/routed.json" \
     "${extra[@]}" >"$dir/pnr.log" 2>&1
@@ -124,6 +149,6 @@ if [ "$routed" = yes ] && [ -s "$dir/$name.sdf" ]; then
 fi
 python3 fpga/ecp5/result.py "$out" "$name" "name=$name" "device=$device" "package=$package" \
     "speed=$speed" "top=$top" "params=$params" "mhz=$mhz" "seed=$seed" "fits=$fits" "bitstream=$bit" \
-    "router=$router" "placer=$placer" "tmg_weight=${tmg_weight:-default}" "routed=$routed" "sdf_fmax_mhz=$sdf_fmax" \
+    "router=$router" "placer=$placer" "tmg_weight=${tmg_weight:-default}" "anchor=${anchor:-none}" "anchor_s=$anchor_s" "routed=$routed" "sdf_fmax_mhz=$sdf_fmax" \
     "synth_s=$((t1 - t0))" "pnr_s=$((t2 - t1))" "pack_s=$((t3 - t2))" \
     "tools=$("$yosys" -V 2>/dev/null | head -1 | cut -d'(' -f1)/ $("$pnr" --version 2>&1 | tail -1)"

@@ -66,10 +66,17 @@ $(foreach c,$(FPGA_SIM_CFGS),$(eval $(call fsim_model,$(c))))
 # system builds below and a fast UART (Baud: 8 clocks per bit). <name>: top, bench define, parameters.
 #   ulx3s_sys4  the ulx3s_sys4_m16 build: 4 SMs, 16-entry MLBs, 4 lanes, full width, compiler mode
 #   oc_sys2     the orangecrab_sys2_m8_va16 build: 2 SMs, 8-entry MLBs, 1 lane, VA and md kept to 16 bits
-FPGA_SIM_SYS_CFGS := ulx3s_sys4 oc_sys2
+#   ulx3s_sys2_rs  the ulx3s_sys2_m16_l1_rs build, the system board that meets 50 MHz: 2 SMs, 16-entry
+#               MLBs, 1 lane, full width, EndForm 2, ReadForm 1, FillPort 2, ReqSlice 1 (its clock
+#               settings apart: the PLL stand-in passes the clock through)
+FPGA_SIM_SYS_CFGS := ulx3s_sys4 oc_sys2 ulx3s_sys2_rs
 fsys_top_ulx3s_sys4 := ga_board_ulx3s
 fsys_def_ulx3s_sys4 := GAB_TOP_ULX3S
 fsys_par_ulx3s_sys4 := -GNumSms=4 -GMlbEntries=16 -GLanes=4 -GMemRegOut=1 -GBaud=7500000
+fsys_top_ulx3s_sys2_rs := ga_board_ulx3s
+fsys_def_ulx3s_sys2_rs := GAB_TOP_ULX3S
+fsys_par_ulx3s_sys2_rs := -GNumSms=2 -GMlbEntries=16 -GLanes=1 -GMemRegOut=1 -GEndForm=2 -GReadForm=1 \
+                          -GFillPort=2 -GReqSlice=1 -GBaud=7500000
 fsys_top_oc_sys2    := ga_board_orangecrab
 fsys_def_oc_sys2    := GAB_TOP_ORANGECRAB
 fsys_par_oc_sys2    := -GNumSms=2 -GMlbEntries=8 -GLanes=1 -GVaKeep=16 -GMdKeep=16 -GCntW=16 -GMemRegOut=1 -GBaud=6000000
@@ -103,7 +110,7 @@ fpga-sim: $(GAPROBE) $(foreach c,$(FPGA_SIM_CFGS),$(FSIM_DIR)/$(c)/gab_bench) ##
 	@bash fpga/sim/run.sh --build $(BUILD) --ops $(FSIM_OPS) --seed $(FSIM_SEED) $(FPGA_SIM_CFGS)
 
 .PHONY: fpga-sim-sys
-fpga-sim-sys: $(GAPROBE) $(foreach c,$(FPGA_SIM_SYS_CFGS),$(FSIM_DIR)/$(c)/gab_bench) ## ECP5 system board tops (4 and 2 SMs) in Verilator behind a pty, driven by gaprobe, checked against the model's SMs (test-full)
+fpga-sim-sys: $(GAPROBE) $(foreach c,$(FPGA_SIM_SYS_CFGS),$(FSIM_DIR)/$(c)/gab_bench) ## ECP5 system board tops (4 SMs; 2 SMs twice, one of them the 50 MHz build's) in Verilator behind a pty, driven by gaprobe, checked against the model's SMs (test-full)
 	@bash fpga/sim/run.sh --build $(BUILD) --ops $(FSIM_OPS) --seed $(FSIM_SEED) $(FPGA_SIM_SYS_CFGS)
 
 # ---------------------------------------------------------------------------------------------------
@@ -289,12 +296,17 @@ deps-ecp5: $(ECP5_STAMP) ## Install the pinned YoWASP Yosys + nextpnr-ecp5 into 
 #                     as s4_t7_m16_l4_fp in make cosim-sys)
 #   ulx3s_sys2_m16_l1_rs / ulx3s_sys4_m16_l1_rs  those two with ga_system's ReqSlice 1 (a register stage
 #                     between each SM's port mux and its MLU; co-simulated as s4_t7_m16_l4_fs in make test)
+#   ulx3s_sys4_m16_l1_rs_an  ulx3s_sys4_m16_l1_rs placed with each SM's flip-flops anchored in a quarter of
+#                     the die (ECP5_ANCHOR, fpga/ecp5/anchor.py; docs/fpga.md §11.3, "Anchored placement")
+#   ulx3s_sys4_m16_l1_rsc_an  the same with RegCheck 1 (the check's inputs registered; co-simulated as
+#                     s4_t7_m16_l4_fc in make cosim-sys)
 #   orangecrab_sys2_m8_va16  OrangeCrab 25F system board top: 2 SMs, 8-entry MLBs, 1 lane, VA and md kept
 #                     to 16 bits (orangecrab_m8_va16's core twice), 48 MHz
 ECP5_BUILDS       := orangecrab_m8_va16 orangecrab_m8 ulx3s_m16_l16 ulx3s_m16_l32_rc probe_mlu_m16_l32 probe_mlu_m16_l32_rc probe_sys4_m16_l4 \
                      probe_sys4_m16_l4_rc ulx3s_sys4_m16_l4 ulx3s_sys4_m16_l2 ulx3s_sys4_m16_l1 orangecrab_sys2_m8_va16 \
                      ulx3s_m16_l1 ulx3s_m16_l1_e2 ulx3s_m16_l1_e2_rd ulx3s_m16_l1_e2_fp ulx3s_m16_l1_e2_fp2 ulx3s_m16_l32_rd \
-                     ulx3s_sys4_m16_l4_rd ulx3s_sys4_m16_l1_fp2 ulx3s_sys2_m16_l1_fp2 ulx3s_sys2_m16_l1_rs ulx3s_sys4_m16_l1_rs
+                     ulx3s_sys4_m16_l4_rd ulx3s_sys4_m16_l1_fp2 ulx3s_sys2_m16_l1_fp2 ulx3s_sys2_m16_l1_rs ulx3s_sys4_m16_l1_rs \
+                     ulx3s_sys4_m16_l1_rs_an ulx3s_sys4_m16_l1_rsc_an
 ECP5_BUILDS_QUICK := orangecrab_m8_va16
 ECP5_SEED         ?= 1
 # nextpnr's router for the routing pass (router1, nextpnr's default, or router2) and a limit on that pass
@@ -315,8 +327,14 @@ ecp5_router = $(or $(ECP5_ROUTER),$(if $(filter $(1),$(ECP5_ROUTER2_BUILDS)),rou
 # gave an estimate of 29.00 and no routing in 18 min; nextpnr's default for the rest, the one-SM build
 # included: 42.74 against 43.40 MHz estimated, and router1 stalled; docs/fpga.md §11.3)
 ECP5_TMG_WEIGHT   ?=
-ECP5_TMG60_BUILDS := ulx3s_sys4_m16_l1_fp2 ulx3s_sys2_m16_l1_fp2 ulx3s_sys2_m16_l1_rs ulx3s_sys4_m16_l1_rs
+ECP5_TMG60_BUILDS := ulx3s_sys4_m16_l1_fp2 ulx3s_sys2_m16_l1_fp2 ulx3s_sys2_m16_l1_rs ulx3s_sys4_m16_l1_rs \
+                     ulx3s_sys4_m16_l1_rs_an ulx3s_sys4_m16_l1_rsc_an
 ecp5_tmg = $(or $(ECP5_TMG_WEIGHT),$(if $(filter $(1),$(ECP5_TMG60_BUILDS)),60,))
+# Anchored placement (fpga/ecp5.sh's ECP5_ANCHOR, the fraction of each SM's flip-flops bound to its own
+# region of the die; unset: 0.1 for the _an builds, none for the rest; docs/fpga.md §11.3).
+ECP5_ANCHOR       ?=
+ECP5_ANCHOR_BUILDS := ulx3s_sys4_m16_l1_rs_an ulx3s_sys4_m16_l1_rsc_an
+ecp5_anchor = $(or $(ECP5_ANCHOR),$(if $(filter $(1),$(ECP5_ANCHOR_BUILDS)),0.1,))
 ecp5_orangecrab_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16 -set MemRegOut 1" constraints/orangecrab_25f.lpf
 ecp5_orangecrab_m8     := 25k CSFBGA285 8 48 ga_board_orangecrab "-set MlbEntries 8 -set Lanes 1 -set MemRegOut 1" constraints/orangecrab_25f.lpf
 ecp5_ulx3s_m16_l16     := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 16 -set MemRegOut 1" constraints/ulx3s_85f.lpf
@@ -339,22 +357,26 @@ ecp5_ulx3s_sys4_m16_l1_fp2 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -s
 ecp5_ulx3s_sys2_m16_l1_fp2 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 2 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 2" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_sys2_m16_l1_rs := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 2 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 2 -set ReqSlice 1" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_sys4_m16_l1_rs := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 2 -set ReqSlice 1" constraints/ulx3s_85f.lpf
+ecp5_ulx3s_sys4_m16_l1_rs_an := $(ecp5_ulx3s_sys4_m16_l1_rs)
+ecp5_ulx3s_sys4_m16_l1_rsc_an := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 2 -set ReqSlice 1 -set RegCheck 1" constraints/ulx3s_85f.lpf
 ecp5_orangecrab_sys2_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set NumSms 2 -set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16 -set MemRegOut 1" constraints/orangecrab_25f.lpf
-ECP5_DEPS := $(FPGA_RTL) $(filter-out $(RTL_SRC),$(RTL_SYS_SRC)) $(RTL_DEPS) $(wildcard fpga/ecp5/*.sv) fpga/ecp5.sh fpga/ecp5/result.py fpga/ecp5/placed_paths.py fpga/ecp5/nextpnr_json.py
+ECP5_DEPS := $(FPGA_RTL) $(filter-out $(RTL_SRC),$(RTL_SYS_SRC)) $(RTL_DEPS) $(wildcard fpga/ecp5/*.sv) fpga/ecp5.sh fpga/ecp5/result.py fpga/ecp5/placed_paths.py fpga/ecp5/nextpnr_json.py \
+             fpga/ecp5/anchor.py
 
 $(ECP5_DIR)/%/result.txt: $(ECP5_DEPS) $(ECP5_STAMP)
 	@mkdir -p $(ECP5_DIR)
 	@w='$(ecp5_$*)'; eval "set -- $$w"; \
-	  ECP5_ROUTER=$(call ecp5_router,$*) ECP5_ROUTE_MIN=$(ECP5_ROUTE_MIN) ECP5_TMG_WEIGHT=$(call ecp5_tmg,$*) bash fpga/ecp5.sh $* "$$1" "$$2" "$$3" "$$4" "$$5" "$$6" "$$7" $(ECP5_DIR) $(ECP5_SEED)
+	  ECP5_ROUTER=$(call ecp5_router,$*) ECP5_ROUTE_MIN=$(ECP5_ROUTE_MIN) ECP5_TMG_WEIGHT=$(call ecp5_tmg,$*) ECP5_ANCHOR=$(call ecp5_anchor,$*) bash fpga/ecp5.sh $* "$$1" "$$2" "$$3" "$$4" "$$5" "$$6" "$$7" $(ECP5_DIR) $(ECP5_SEED)
 
 .PHONY: fpga-ecp5 fpga-ecp5-quick
 fpga-ecp5: ## ECP5 builds (ULX3S 85F, OrangeCrab 25F, the goal unit and system alone): LUTs, FFs, EBR, DSP, Fmax (docs/fpga.md §11; long)
 	@$(MAKE) --no-print-directory $(foreach b,$(ECP5_BUILDS),$(ECP5_DIR)/$(b)/result.txt)
 	@for b in $(ECP5_BUILDS); do sed -n 's/^\(name\|fits\|lut4\|ff\|ebr\|dsp\|fmax_mhz\|timing\|pnr_s\)=/\1=/p' $(ECP5_DIR)/$$b/result.txt | paste -sd' '; done
 
-fpga-ecp5-quick: ## CI (make test-hw): the smallest ECP5 build (OrangeCrab 25F, 8 entries, 16-bit VA): synthesis, place and route, bitstream (4 to 5 min measured 2026-11-28); congestion.py and placed_paths.py self-tests; placed_paths.py's Fmax from the routed SDF must equal nextpnr's
+fpga-ecp5-quick: ## CI (make test-hw): the smallest ECP5 build (OrangeCrab 25F, 8 entries, 16-bit VA): synthesis, place and route, bitstream (4 to 5 min measured 2026-11-28); congestion.py, placed_paths.py and anchor.py self-tests; placed_paths.py's Fmax from the routed SDF must equal nextpnr's
 	@python3 fpga/ecp5/congestion.py --self-test
 	@python3 fpga/ecp5/placed_paths.py --self-test
+	@python3 fpga/ecp5/anchor.py --self-test
 	@$(MAKE) --no-print-directory $(foreach b,$(ECP5_BUILDS_QUICK),$(ECP5_DIR)/$(b)/result.txt)
 	@for b in $(ECP5_BUILDS_QUICK); do \
 	  grep -q '^fits=yes' $(ECP5_DIR)/$$b/result.txt || { echo "fpga-ecp5-quick: $$b does not fit"; exit 1; }; \

@@ -328,9 +328,11 @@ bench-rtl: tb-deps $(BUILD)/cosim/$(TB_BENCH_CFG)/ga_rtlbench ## Cycle latencies
 # s<NumSms>_t<TagBits>_m<MlbEntries>_l<Lanes>[_rl|_rc|_fp|_fs] (rl: RegLookup 1 and EndForm 1, the FPGA
 # options; rc: and RegCheck 3, ReadForm 1 and FillPort 1; fp: RegLookup 1, EndForm 2, ReadForm 1 and FillPort 2,
 # the MLU options of the 16-entry ECP5 system builds, docs/fpga.md §11.3; fs: fp and ga_system's ReqSlice 1,
-# the register stage in front of each MLU); LSU ids of 4 bits (each MLU has 5: the runtime port's id).
+# the register stage in front of each MLU; fc: fs and RegCheck 1, the check's inputs registered, as the
+# anchored 4-SM build ulx3s_sys4_m16_l1_rsc_an); LSU ids of 4 bits (each MLU has 5: the runtime port's id).
 #   build/verilator/sys-<cfg>/   Verilator output      build/cosim/sys-<cfg>/ga_syscosim   harness
-TB_SYS_CFGS  := s4_t7_m16_l1 s2_t16_m8_l32 s3_t16_m16_l1_rl s8_t7_m4_l1 s4_t7_m16_l1_rc s4_t7_m16_l4_fp s4_t7_m16_l4_fs
+TB_SYS_CFGS  := s4_t7_m16_l1 s2_t16_m8_l32 s3_t16_m16_l1_rl s8_t7_m4_l1 s4_t7_m16_l1_rc s4_t7_m16_l4_fp s4_t7_m16_l4_fs \
+                s4_t7_m16_l4_fc
 tb_sys_n     = $(patsubst s%,%,$(word 1,$(subst _, ,$(1))))
 tb_sys_t     = $(patsubst t%,%,$(word 2,$(subst _, ,$(1))))
 tb_sys_m     = $(patsubst m%,%,$(word 3,$(subst _, ,$(1))))
@@ -339,12 +341,13 @@ tb_sys_fp_g  := -GRegLookup=1 -GEndForm=2 -GReadForm=1 -GFillPort=2
 tb_sys_gx    = $(if $(filter rl,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEndForm=1)$(if \
                $(filter rc,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEndForm=1 -GRegCheck=3 -GReadForm=1 -GFillPort=1)$(if \
                $(filter fp,$(word 5,$(subst _, ,$(1)))),$(tb_sys_fp_g))$(if \
-               $(filter fs,$(word 5,$(subst _, ,$(1)))),$(tb_sys_fp_g) -GReqSlice=1)
+               $(filter fs,$(word 5,$(subst _, ,$(1)))),$(tb_sys_fp_g) -GReqSlice=1)$(if \
+               $(filter fc,$(word 5,$(subst _, ,$(1)))),$(tb_sys_fp_g) -GReqSlice=1 -GRegCheck=1)
 tb_sys_class = Vga_system_$(1)
 TB_SYS_OBJ   := $(BUILD)/tb/rel/sys/tb_sys.o
 TB_SYS_LIBO  := $(filter-out $(BUILD)/tb/rel/tb_main.o,$(TB_OBJ_REL))
-# make cosim-sys: random LSU requests per (configuration x layout) run; 28 runs. 1-lane runs take
-# SYS_OPS, the 32- and 4-lane ones SYS_OPS_WIDE: 16 x 120 000 + 12 x 40 000 = 2.40 million (plus the
+# make cosim-sys: random LSU requests per (configuration x layout) run; 32 runs. 1-lane runs take
+# SYS_OPS, the 32- and 4-lane ones SYS_OPS_WIDE: 16 x 120 000 + 16 x 40 000 = 2.56 million (plus the
 # runtime port's requests, counted once per SM).
 SYS_OPS      ?= 120000
 SYS_OPS_WIDE ?= 40000

@@ -1,6 +1,7 @@
 # Copyright GPUArmor contributors.
-"""What fpga/ecp5/congestion.py and fpga/ecp5/placed_paths.py read from a nextpnr-ecp5 netlist
-(`--write`, placed or routed): its modules, a cell's tile and a cell's source line."""
+"""What fpga/ecp5/congestion.py, fpga/ecp5/placed_paths.py and fpga/ecp5/anchor.py read from a
+nextpnr-ecp5 netlist (`--write`, placed or routed; anchor.py a Yosys one too): its modules, a cell's
+tile and a cell's source line."""
 import json
 import re
 
