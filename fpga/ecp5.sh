@@ -65,12 +65,9 @@ case "$tmg_weight" in
     *) extra+=(--placer-heap-timingweight "$tmg_weight");;
 esac
 anchor=${ECP5_ANCHOR:-}
-case "$anchor" in
-    '') ;;
-    0.[0-9]*|1|1.0) python3 -c "import sys; f = float(sys.argv[1]); sys.exit(0 if 0 < f <= 1 else 1)" "$anchor" ||
-                { echo "ecp5.sh: ECP5_ANCHOR=$anchor: a fraction in (0, 1]"; exit 2; };;
-    *) echo "ecp5.sh: ECP5_ANCHOR=$anchor: a fraction in (0, 1], e.g. 0.1"; exit 2;;
-esac
+if [ -n "$anchor" ] && ! python3 -c "import sys; sys.exit(not 0 < float(sys.argv[1]) <= 1)" "$anchor" 2>/dev/null; then
+    echo "ecp5.sh: ECP5_ANCHOR=$anchor: a fraction in (0, 1], e.g. 0.1"; exit 2
+fi
 rm -rf "$dir"
 mkdir -p "$dir"
 # rtl/ga_mlu.f and rtl/ga_system.f (ga_pkg.sv includes ga_isa.svh, found next to it), then the boards'

@@ -272,6 +272,16 @@ def check_toy(out, ordered):
     assert len({next(iter(r)) for r in regions.values()}) == 4, 'two groups share a region'
 
 
+def expect_error(args, msg, log):
+    """run(*args) must fail with an InputError whose message contains msg."""
+    try:
+        run(*args, log=log)
+    except InputError as e:
+        assert msg in str(e), (msg, str(e))
+    else:
+        raise AssertionError(f"no error ({msg!r} expected) for {args}")
+
+
 def self_test():
     """A 4-group toy netlist on a 20 x 10 die: regions, one anchor per tile, inside its region,
     relative order kept, a flip-flop the packer would pair with its LUT left free, and the errors."""
@@ -303,16 +313,12 @@ def self_test():
         for fill in (0.8, 0.1):
             run(sp, pp, op, r'gen_sm\[(\d+)\]', 0.5, fill, quiet)
             check_toy(json.load(open(op))['modules']['t']['cells'], ordered=fill > 0.5)
+        sm = r'gen_sm\[(\d+)\]'
         for args, msg in (((sp, pp, op, r'nomatch', 0.5, 0.8), 'no TRELLIS_FF'),
-                          ((sp, pp, op, r'gen_sm\[(\d+)\]', 0, 0.8), '--frac'),
-                          ((sp, pp, op, r'gen_sm\[(\d+)\]', 0.5, 1.5), '--fill'),
-                          ((sp, os.path.join(d, 'none.json'), op, r'gen_sm\[(\d+)\]', 0.5, 0.8), 'none.json')):
-            try:
-                run(*args, log=quiet)
-            except InputError as e:
-                assert msg in str(e), (msg, str(e))
-            else:
-                raise AssertionError(f"no error for {args}")
+                          ((sp, pp, op, sm, 0, 0.8), '--frac'),
+                          ((sp, pp, op, sm, 0.5, 1.5), '--fill'),
+                          ((sp, os.path.join(d, 'none.json'), op, sm, 0.5, 0.8), 'none.json')):
+            expect_error(args, msg, quiet)
         # everything placed in rows 0 and 1: 40 tiles, 10 per region, fewer than a group's 20 anchors
         small = {}
         for n, c in pcells.items():
@@ -320,20 +326,10 @@ def self_test():
             x, y = int(m.group(1)), int(m.group(2)) % 2
             small[n] = {'attributes': {'NEXTPNR_BEL': f"X{x}/Y{y}/SLICEB.FF1"}}
         json.dump({'modules': {'top': {'cells': small}}}, open(pp, 'w'))
-        try:
-            run(sp, pp, op, r'gen_sm\[(\d+)\]', 0.5, 0.8, quiet)
-        except InputError as e:
-            assert 'logic tiles in its region' in str(e), str(e)
-        else:
-            raise AssertionError('more anchors than tiles were accepted')
+        expect_error((sp, pp, op, sm, 0.5, 0.8), 'logic tiles in its region', quiet)
         del pcells['u.gen_sm[1].r_03']
         json.dump(placed, open(pp, 'w'))   # the full die again, one flip-flop not placed
-        try:
-            run(sp, pp, op, r'gen_sm\[(\d+)\]', 0.5, 0.8, quiet)
-        except InputError as e:
-            assert 'not placed' in str(e), str(e)
-        else:
-            raise AssertionError('an unplaced flip-flop was accepted')
+        expect_error((sp, pp, op, sm, 0.5, 0.8), 'not placed', quiet)
     print('anchor.py self-test: PASS')
 
 
