@@ -13,6 +13,13 @@
 // does). Transfers leave in the order they came, each exactly once. in_ready_o is a function of the
 // state and out_ready_i only (never of in_valid_i).
 //
+// The payload register loads in_pay_i whenever the stage can take a transfer (in_ready_o), whether
+// or not one is offered: its enable is the stage's own state and out_ready_i, both next to it, and
+// in_valid_i reaches full_q alone. With the load qualified by in_valid_i as well, the valid of a
+// far-away requester (the board core's state registers on the 4-SM ECP5 board) drove the enable of
+// all PayW flip-flops and was that placement's worst path (docs/fpga.md §11.3). What the register
+// holds while out_valid_o is low is no transfer: the MLU takes its port's payload only with the valid.
+//
 // Parameters:
 //   PayW  >= 1   payload bits
 
@@ -53,9 +60,7 @@ module ga_req_slice #(
       pay_q  <= '0;
     end else if (in_ready_o) begin
       full_q <= in_valid_i;
-      if (in_valid_i) begin
-        pay_q <= in_pay_i;
-      end
+      pay_q  <= in_pay_i;
     end
   end
 
