@@ -329,7 +329,7 @@ bench-rtl: tb-deps $(BUILD)/cosim/$(TB_BENCH_CFG)/ga_rtlbench ## Cycle latencies
 # options; rc: and RegCheck 3, ReadForm 1 and FillPort 1; fp: RegLookup 1, EndForm 2, ReadForm 1 and FillPort 2,
 # the MLU options of the 16-entry ECP5 system builds, docs/fpga.md §11.3; fs: fp and ga_system's ReqSlice 1,
 # the register stage in front of each MLU; fc: fs and RegCheck 1, the check's inputs registered, as the
-# anchored 4-SM build ulx3s_sys4_m16_l1_rsc_an); LSU ids of 4 bits (each MLU has 5: the runtime port's id).
+# 4-SM builds ulx3s_sys4_m16_l1_rsc and _rsc_an); LSU ids of 4 bits (each MLU has 5: the runtime port's id).
 #   build/verilator/sys-<cfg>/   Verilator output      build/cosim/sys-<cfg>/ga_syscosim   harness
 TB_SYS_CFGS  := s4_t7_m16_l1 s2_t16_m8_l32 s3_t16_m16_l1_rl s8_t7_m4_l1 s4_t7_m16_l1_rc s4_t7_m16_l4_fp s4_t7_m16_l4_fs \
                 s4_t7_m16_l4_fc

@@ -44,7 +44,7 @@ import re
 import sys
 import tempfile
 
-from nextpnr_json import BEL_RE, InputError, load_modules
+from nextpnr_json import BEL_RE, InputError, cell_tile, load_modules
 
 
 def top_module(mods, path):
@@ -59,15 +59,11 @@ def placed_positions(mods, path):
     pos, tiles = {}, set()
     for m in mods.values():
         for name, c in m.get('cells', {}).items():
-            bel = c.get('attributes', {}).get('NEXTPNR_BEL')
-            if not bel:
+            xy = cell_tile(c)
+            if not xy:
                 continue
-            mt = BEL_RE.match(bel)
-            if not mt:
-                continue
-            xy = (int(mt.group(1)), int(mt.group(2)))
             pos[name] = xy
-            if '/SLICE' in bel:
+            if '/SLICE' in c['attributes']['NEXTPNR_BEL']:
                 tiles.add(xy)
     if not tiles:
         raise InputError(f"{path}: no placed slices (not a nextpnr --write netlist after placement?)")

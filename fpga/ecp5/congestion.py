@@ -28,7 +28,7 @@ import os
 import sys
 import tempfile
 
-from nextpnr_json import BEL_RE, InputError, load_modules, src_line
+from nextpnr_json import InputError, cell_tile, load_modules, src_line
 
 
 def read_heat(path):
@@ -82,10 +82,9 @@ def read_placed(path):
     placed = []
     for mod in mods.values():
         for c in mod.get('cells', {}).values():
-            attrs = c.get('attributes', {})
-            m = BEL_RE.match(str(attrs.get('NEXTPNR_BEL', '')))
-            if m and c.get('type') in ('TRELLIS_COMB', 'TRELLIS_FF'):
-                placed.append((int(m.group(1)), int(m.group(2)), src_line(str(attrs.get('src', '')))))
+            t = cell_tile(c)
+            if t and c.get('type') in ('TRELLIS_COMB', 'TRELLIS_FF'):
+                placed.append((t[0], t[1], src_line(str(c.get('attributes', {}).get('src', '')))))
     if not placed:
         raise InputError(f"{path}: no placed logic cells (NEXTPNR_BEL): place it with --no-route --write")
     return placed

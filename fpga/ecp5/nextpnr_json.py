@@ -8,6 +8,12 @@ import re
 BEL_RE = re.compile(r'^X(\d+)/Y(\d+)/')
 
 
+def cell_tile(cell):
+    """The tile (x, y) of a placed cell (its NEXTPNR_BEL attribute), or None where it has none."""
+    m = BEL_RE.match(str(cell.get('attributes', {}).get('NEXTPNR_BEL', '')))
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
 class InputError(Exception):
     """A missing or malformed input: the message names the file and the cause."""
 

@@ -36,7 +36,7 @@ import re
 import sys
 import tempfile
 
-from nextpnr_json import BEL_RE, InputError, load_modules, src_line
+from nextpnr_json import InputError, cell_tile, load_modules, src_line
 
 CLOCK_PORTS = {'CLK', 'CLKA', 'CLKB', 'WCK'}
 TRIPLE = r'\(([-\d.]*):([-\d.]*):([-\d.]*)\)'
@@ -166,7 +166,10 @@ def analyse(cell_arcs, net_arcs, launch, setup, path):
     for u, d in launch.items():
         arr[u] = d
         pred[u] = None
-    ready = [u for u in reach if indeg[u] == 0]
+    # In name order (smallest popped first), so that of two paths with equal arrival the one from
+    # the smaller launch point is kept whatever the hash seed: an unordered start made the reported
+    # path and its group differ between runs on the same file.
+    ready = sorted((u for u in reach if indeg[u] == 0), reverse=True)
     done = 0
     while ready:
         u = ready.pop()
@@ -229,9 +232,9 @@ def read_src(placed):
                 s = src_line(str(attrs.get('src', '')))
                 if s:
                     src[name] = s
-                m = BEL_RE.match(str(attrs.get('NEXTPNR_BEL', '')))
-                if m:
-                    loc[name] = f"X{m.group(1)}/Y{m.group(2)}"
+                t = cell_tile(c)
+                if t:
+                    loc[name] = f"X{t[0]}/Y{t[1]}"
     except (AttributeError, TypeError):
         raise InputError(f"{placed}: not a nextpnr netlist (modules / cells)")
     return src, loc
@@ -347,6 +350,52 @@ SELF_TEST_SDF = r"""(DELAYFILE
 """
 
 
+TIE_SDF = r"""(DELAYFILE
+  (TIMESCALE 1ps)
+  (CELL
+    (CELLTYPE "top")
+    (INSTANCE )
+    (DELAY
+      (ABSOLUTE
+        (INTERCONNECT u_z.q_TRELLIS_FF_Q/Q u_m.lut/A (20:20:20) (20:20:20))
+        (INTERCONNECT u_a.q_TRELLIS_FF_Q/Q u_m.lut/B (20:20:20) (20:20:20))
+        (INTERCONNECT u_m.lut/F u_c.r_TRELLIS_FF_Q/DI (30:30:30) (30:30:30))
+      )
+    )
+  )
+  (CELL
+    (CELLTYPE "TRELLIS_FF")
+    (INSTANCE u_z.q_TRELLIS_FF_Q)
+    (DELAY (ABSOLUTE
+        (IOPATH CLK Q (100:100:100) (100:100:100))
+    ))
+  )
+  (CELL
+    (CELLTYPE "TRELLIS_FF")
+    (INSTANCE u_a.q_TRELLIS_FF_Q)
+    (DELAY (ABSOLUTE
+        (IOPATH CLK Q (100:100:100) (100:100:100))
+    ))
+  )
+  (CELL
+    (CELLTYPE "TRELLIS_COMB")
+    (INSTANCE u_m.lut)
+    (DELAY (ABSOLUTE
+        (IOPATH A F (50:50:50) (50:50:50))
+        (IOPATH B F (50:50:50) (50:50:50))
+    ))
+  )
+  (CELL
+    (CELLTYPE "TRELLIS_FF")
+    (INSTANCE u_c.r_TRELLIS_FF_Q)
+    (TIMINGCHECK
+      (SETUPHOLD (posedge DI) (posedge CLK) (10:10:10) (0:0:0))
+    )
+  )
+)
+"""
+
+
 def self_test():
     """A two-register loop: q -> lut1 -> lut2 -> r (the long way, 525 + 200 + 236 + 300 + 236 + 500
     + setup 300 = 2 297 ps) beside the short arc q -> lut2 and the return r -> q (525 + 10, setup 0);
@@ -373,6 +422,14 @@ def self_test():
               and 'endpoints missing 500 MHz (2.00 ns): 1 of 2' in text
               and re.search(r'\n +1 +2\.30 +u_a -> rtl/c\.sv:12\n', text) is not None)
         bad = []
+        # two launch points with equal arrival at one endpoint: the smaller name is reported
+        tie = os.path.join(d, 'tie.sdf')
+        with open(tie, 'w') as f:
+            f.write(TIE_SDF)
+        tbuf = io.StringIO()
+        report(tie, None, 1, 500.0, 5, tbuf)
+        if 'launch u_a.q_TRELLIS_FF_Q/Q' not in tbuf.getvalue():
+            bad.append('tie: the path from u_z, not u_a, was reported:\n' + tbuf.getvalue())
         for name, body, want in (
                 ('notsdf', 'hello\n', 'no DELAYFILE'),
                 ('noscale', '(DELAYFILE\n (CELL (INSTANCE x)\n', 'TIMESCALE'),
