@@ -70,7 +70,7 @@ RTL_LINT_CFGS := \
   ga_mlb:TagBits=7,Entries=8,EndForm=1,AgeForm=1 ga_mlb:TagBits=16,Entries=64,AgeForm=1 \
   ga_mlb:TagBits=7,Entries=1,EndForm=2 ga_mlb:TagBits=16,Entries=16,EndForm=2,AgeForm=1 \
   ga_mlb:TagBits=7,Entries=1,ReadForm=1 ga_mlb:TagBits=16,Entries=16,EndForm=2,AgeForm=1,ReadForm=1 \
-  ga_mlb:TagBits=7,Entries=1,FillPort=1 ga_mlb:TagBits=7,Entries=1,FillPort=2 ga_mlb:TagBits=16,Entries=16,EndForm=2,AgeForm=1,ReadForm=1,FillPort=1 \
+  ga_mlb:TagBits=7,Entries=1,FillPort=1 ga_mlb:TagBits=7,Entries=1,FillPort=2 ga_mlb:TagBits=7,Entries=1,FillPort=3 ga_mlb:TagBits=16,Entries=16,EndForm=2,AgeForm=1,ReadForm=1,FillPort=1 \
   ga_check:TagBits=7,Lanes=1 ga_check:TagBits=16,Lanes=32 \
   ga_check:TagBits=7,Lanes=1,EndForm=1 ga_check:TagBits=16,Lanes=32,EndForm=1 \
   ga_check:TagBits=7,Lanes=5,RegStages=1 ga_check:TagBits=16,Lanes=32,EndForm=1,RegStages=2 \
@@ -83,7 +83,7 @@ RTL_LINT_CFGS := \
   ga_mlu:TagBits=7,MlbEntries=8,Lanes=2,IdW=1,EndForm=1,HwOnly=0 ga_mlu:TagBits=16,MlbEntries=4,Lanes=1,EndForm=1 ga_mlu:TagBits=7,MlbEntries=8,Lanes=1,EndForm=1,RegLookup=1,HwOnly=0,HasIndex=0 ga_mlu:TagBits=16,MlbEntries=16,Lanes=32,RegLookup=1 \
   ga_mlu:TagBits=7,MlbEntries=16,Lanes=32,EndForm=1,RegLookup=1,RegCheck=3,HwOnly=0,HasIndex=0 \
   ga_mlu:TagBits=16,MlbEntries=8,Lanes=2,RegLookup=1,RegCheck=1 ga_mlu:TagBits=7,MlbEntries=8,Lanes=1,FillPort=1 \
-  ga_mlu:TagBits=7,MlbEntries=8,Lanes=1,FillPort=2 ga_mlu:TagBits=16,MlbEntries=16,Lanes=2,RegLookup=1,RegCheck=1,FillPort=2 \
+  ga_mlu:TagBits=7,MlbEntries=8,Lanes=1,FillPort=2 ga_mlu:TagBits=7,MlbEntries=8,Lanes=1,FillPort=3 ga_mlu:TagBits=16,MlbEntries=16,Lanes=2,RegLookup=1,RegCheck=1,FillPort=2 \
   ga_mlu:TagBits=16,MlbEntries=16,Lanes=32,EndForm=2,RegLookup=1,RegCheck=3,ReadForm=1,FillPort=1
 
 # Yosys generic synthesis runs: name, top, chparam arguments. The 32-lane runs (ga_mlu: minutes;
@@ -135,8 +135,9 @@ rtl-params: ## Every block refuses illegal parameter values in Verilator, Yosys 
 # The mutants (make formal-mutants, cosim-mutant, cosim-sys-mutant) are not run by make test, but an
 # edit of rtl/ can leave a mutant's substitution matching nothing: this checks, in about a second,
 # that every one still changes its file (and that each formal mutant names a job).
-mutants-apply: ## Every formal, cosim and system mutant's substitution still applies to rtl/ (none is run)
+mutants-apply: ## Every formal, cosim, system and fpga-equiv mutant's substitution still applies to rtl/ (none is run)
 	@MUTANT_APPLY_ONLY=1 FV_OUT=$(RTL_BUILD)/mutants-apply bash scripts/formal/mutants.sh
+	@MUTANT_APPLY_ONLY=1 bash fpga/timing/endform_equiv.sh $(RTL_BUILD)/mutants-apply/equiv
 	@MUTANT_APPLY_ONLY=1 bash tb/scripts/mutate.sh $(BUILD)
 	@MUTANT_APPLY_ONLY=1 bash tb/scripts/mutate_sys.sh $(BUILD)
 

@@ -25,7 +25,9 @@
 //                                   valid / tb / size / loc / age registers (q <= d)
 //
 // (FillPort 0, the default: no inv_loc_i compares; an INVAL uses the FILL's, on upd_loc_i. FillPort 2:
-// the FILL's compares are registered, from the cycle before, so the victim starts at flip-flops.)
+// the FILL's compares are registered, from the cycle before, so the victim starts at flip-flops.
+// FillPort 3: as 2, and an INVAL names its entry by index (upd_idx_i, inv_hit_i): no inv_loc_i
+// compares either, two sets of location compares in all.)
 //
 // Replacement is true LRU kept as an age permutation age_0..age_{N-1} of 0..N-1 (0 = most recently
 // used). Touch i: every j with age_j < age_i ages by one, age_i <- 0. Flush: age_i <- i. Invalidate
@@ -76,6 +78,14 @@
 //                      only at a FILL). ga_mlu FillPort 2 keeps it by taking a walker result only in
 //                      its second cycle (docs/fpga.md §11.3). The assertion FillPre_A checks the
 //                      compares at every FILL.
+//                      3: as 2 for a FILL, and an INVAL names its entry instead of its location: it
+//                      clears entry upd_idx_i if inv_hit_i (nothing if not), so the INVAL has no
+//                      compares of its own (Entries 64-bit compares fewer than 1 and 2). Its contract
+//                      (InvPre, port property in ga_mlb_props.svh, assertion InvPre_A): at an INVAL,
+//                      inv_hit_i and upd_idx_i name exactly the valid entries that hold inv_loc_i
+//                      (at most one: OneEntryPerLocation), which inv_loc_i then serves only to
+//                      state. ga_mlu FillPort 3 keeps it with the location lookup of the
+//                      INVALIDATE's md made at its acceptance (the lookup MEMCHECK.G makes).
 //
 // Interfaces: lookups are combinational and have no handshake. The update port is a command that
 // takes effect at the next rising edge, one command per cycle by construction; the top issues TOUCH
@@ -124,12 +134,13 @@ module ga_mlb #(
 
   // State update: one command per cycle, applied at the next edge
   input  logic [ga_pkg::MlbOpW-1:0]     upd_op_i,
-  input  logic [IdxW-1:0]               upd_idx_i,   // TOUCH
+  input  logic [IdxW-1:0]               upd_idx_i,   // TOUCH (FillPort 3: and INVAL)
   input  logic [63:0]                   upd_tb_i,    // FILL
   input  logic [63:0]                   upd_size_i,  // FILL
   input  logic [63:0]                   upd_loc_i,   // FILL (FillPort 0: and INVAL)
-  /* verilator lint_off UNUSEDSIGNAL */               // read with FillPort 1 or 2 only
-  input  logic [63:0]                   inv_loc_i,   // INVAL (FillPort 1, 2)
+  /* verilator lint_off UNUSEDSIGNAL */               // inv_loc_i: FillPort 1..3; inv_hit_i: 3
+  input  logic [63:0]                   inv_loc_i,   // INVAL (FillPort 1, 2; 3: the contract only)
+  input  logic                          inv_hit_i,   // INVAL (FillPort 3): clear entry upd_idx_i
   /* verilator lint_on UNUSEDSIGNAL */
   output logic [IdxW-1:0]               fill_idx_o   // the entry a FILL at upd_loc_i writes
 );
@@ -146,14 +157,14 @@ module ga_mlb #(
   // blocks, so it stops at time 0 instead.
   localparam bit ParamsBad = (TagBits != 7 && TagBits != 16) || (Entries < 1) || (Entries > 64) ||
                              (EndForm < 0) || (EndForm > 2) || (AgeForm != 0 && AgeForm != 1) ||
-                             (ReadForm != 0 && ReadForm != 1) || (FillPort < 0) || (FillPort > 2);
+                             (ReadForm != 0 && ReadForm != 1) || (FillPort < 0) || (FillPort > 3);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm and FillPort 0..2, AgeForm and ReadForm 0 or 1");
+    if (ParamsBad) $fatal(1, "ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm 0..2, FillPort 0..3, AgeForm and ReadForm 0 or 1");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm and FillPort 0..2, AgeForm and ReadForm 0 or 1");
+    $error("ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm 0..2, FillPort 0..3, AgeForm and ReadForm 0 or 1");
   end
 `endif
 
@@ -202,10 +213,11 @@ module ga_mlb #(
   logic [Entries-1:0] rng_match;    // valid and matches rng_ptr_i
   logic [Entries-1:0] loc_match;    // valid and loc == loc_i
   logic [Entries-1:0] upd_match;    // valid and loc == upd_loc_i (the FILL's location)
-  logic [Entries-1:0] upd_cmp;      // loc == upd_loc_i, this cycle's compares (FillPort 2: in fm_q
+  logic [Entries-1:0] upd_cmp;      // loc == upd_loc_i, this cycle's compares (FillPort 2, 3: in fm_q
                                     // the cycle after)
-  logic [Entries-1:0] fm_q;         // FillPort 2: upd_cmp of the cycle before (else unused, 0)
-  logic [Entries-1:0] inv_match;    // valid and holds the INVAL's location (FillPort 0: upd_match)
+  logic [Entries-1:0] fm_q;         // FillPort 2, 3: upd_cmp of the cycle before (else unused, 0)
+  logic [Entries-1:0] inv_match;    // valid and holds the INVAL's location (FillPort 0: upd_match;
+                                    // 3: the valid entry the INVAL names)
   logic [Entries-1:0] is_oldest;    // age == Entries - 1
 
   for (genvar i = 0; i < Entries; i++) begin : gen_cmp
@@ -226,8 +238,10 @@ module ga_mlb #(
                           && (tb_q[i*64 + V +: TagBits] == rng_tag) && covers;  // M2, M3
     assign loc_match[i] = valid_q[i] && (loc_q[i*64 +: 64] == loc_i);
     assign upd_cmp[i]   = (loc_q[i*64 +: 64] == upd_loc_i);
-    assign upd_match[i] = valid_q[i] && ((FillPort == 2) ? fm_q[i] : upd_cmp[i]);
-    if (FillPort != 0) begin : gen_inv_cmp
+    assign upd_match[i] = valid_q[i] && ((FillPort >= 2) ? fm_q[i] : upd_cmp[i]);
+    if (FillPort == 3) begin : gen_inv_idx
+      assign inv_match[i] = valid_q[i] && inv_hit_i && (upd_idx_i == IdxW'(i));
+    end else if (FillPort != 0) begin : gen_inv_cmp
       assign inv_match[i] = valid_q[i] && (loc_q[i*64 +: 64] == inv_loc_i);
     end else begin : gen_inv_shared
       assign inv_match[i] = upd_match[i];
@@ -235,8 +249,8 @@ module ga_mlb #(
     assign is_oldest[i] = (age_q[i*IdxW +: IdxW] == IdxW'(Entries - 1));
   end
 
-  // FillPort 2: the FILL's compares a cycle early (the FillPre contract makes them this cycle's).
-  if (FillPort == 2) begin : gen_fill_pre
+  // FillPort 2, 3: the FILL's compares a cycle early (the FillPre contract makes them this cycle's).
+  if (FillPort >= 2) begin : gen_fill_pre
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         fm_q <= '0;
@@ -511,13 +525,25 @@ module ga_mlb #(
           end
         end
       end
-      // FillPort 2: at a FILL the registered compares are this cycle's, on every valid entry (what
-      // the top's FillPre contract guarantees; the victim depends on nothing else of them).
-      if (FillPort == 2 && upd_op_i == ga_pkg::MLB_FILL) begin
+      // FillPort 2, 3: at a FILL the registered compares are this cycle's, on every valid entry
+      // (what the top's FillPre contract guarantees; the victim depends on nothing else of them).
+      if (FillPort >= 2 && upd_op_i == ga_pkg::MLB_FILL) begin
         begin : FillPre_A
           assert ((valid_q & fm_q) == (valid_q & upd_cmp))
             else $error("FillPre_A: registered compares %h, this cycle's %h (valid %h)", fm_q, upd_cmp,
                         valid_q);
+        end
+      end
+      // FillPort 3: an INVAL names exactly the valid entries that hold its location (the top's
+      // InvPre contract), so clearing them is the INVAL of spec §6.4.
+      if (FillPort == 3 && upd_op_i == ga_pkg::MLB_INVAL) begin
+        for (int i = 0; i < Entries; i++) begin
+          begin : InvPre_A
+            assert ((valid_q[i] && loc_q[i*64 +: 64] == inv_loc_i) ==
+                    (inv_hit_i && upd_idx_i == IdxW'(i)))
+              else $error("InvPre_A: entry %0d (valid %b, location %h), INVAL of %h names entry %0d (hit %b)",
+                          i, valid_q[i], loc_q[i*64 +: 64], inv_loc_i, upd_idx_i, inv_hit_i);
+          end
         end
       end
       // Commands are legal; a touch names a valid entry (it follows a hit).

@@ -60,7 +60,7 @@
 //   ReadForm    0 | 1     ga_mlb's ReadForm: 0 (default) a hit's fields through multiplexers over
 //                         the entry registers; 1 from copies in distributed RAM read by the hit's
 //                         index (the same function; the 16-entry ECP5 builds, docs/fpga.md §11.3)
-//   FillPort    0 .. 2    how the MLB gets a FILL's and an INVAL's location (the same function).
+//   FillPort    0 .. 3    how the MLB gets a FILL's and an INVAL's location (the same function).
 //                         0 (default): one select between the walker's result location and the
 //                         accept stage's md gives both, and one set of the MLB's compares serves
 //                         both. 1 (ga_mlb FillPort 1): the FILL port reads the walker's location
@@ -70,7 +70,12 @@
 //                         1, and the MLB registers the FILL's compares a cycle early; to keep its
 //                         contract (the cycle before a FILL has the same location and no FILL) a
 //                         walker result is taken only from its second cycle (w_settled): one cycle
-//                         more per walk, the same function
+//                         more per walk, the same function. 3 (ga_mlb FillPort 3): as 2, and an
+//                         INVAL names the entry that the location lookup of the INVALIDATE's md
+//                         found at its acceptance (a_loc_hit, a_loc_idx: the lookup MEMCHECK.G
+//                         makes; nothing changes the MLB between that lookup and the INVAL), so the
+//                         MLB has no compares of the INVAL's own (MlbEntries 64-bit compares fewer
+//                         than 1 and 2: the 4-SM ECP5 board, docs/fpga.md §11.3)
 //   RegLookup   0 | 1     0 (default): the accept stage of §3.4, lookup + check + response in the
 //                         accepting cycle. 1: the lookup is registered. The accepting cycle only makes
 //                         the MLB lookups and registers their results with the request (lk_*); the
@@ -208,16 +213,16 @@ module ga_mlu #(
                              (MlbEntries > 64) || (Lanes < 1) || (Lanes > 32) || (IdW < 1) ||
                              (IdW > 16) || (RegCheck < 0) || (RegCheck > 3) ||
                              (RegCheck != 0 && RegLookup == 0) || (EndForm < 0) || (EndForm > 2) ||
-                             (ReadForm != 0 && ReadForm != 1) || (FillPort < 0) || (FillPort > 2) ||
+                             (ReadForm != 0 && ReadForm != 1) || (FillPort < 0) || (FillPort > 3) ||
                              (HwOnly != 0 && HwOnly != 1) || (HasIndex != 0 && HasIndex != 1) ||
                              (RegLookup != 0 && RegLookup != 1);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm and FillPort 0..2, ReadForm, HwOnly, HasIndex and RegLookup 0|1");
+    if (ParamsBad) $fatal(1, "ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, FillPort 0..3, ReadForm, HwOnly, HasIndex and RegLookup 0|1");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm and FillPort 0..2, ReadForm, HwOnly, HasIndex and RegLookup 0|1");
+    $error("ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, FillPort 0..3, ReadForm, HwOnly, HasIndex and RegLookup 0|1");
   end
 `endif
 
@@ -331,6 +336,7 @@ module ga_mlu #(
   logic [IdxW-1:0]              mlb_idx;
   logic [63:0]                  mlb_fill_loc;   // the location of a FILL
   logic [63:0]                  mlb_inv_loc;    // the location of an INVAL
+  logic                         mlb_inv_hit;    // FillPort 3: an INVAL clears entry mlb_idx (a_loc_*)
 
   ctx_t                 req_ctx;        // what an accepted operation keeps (slow-op, park, lk)
   `GA_ALWAYS_COMB begin
@@ -539,14 +545,14 @@ module ga_mlu #(
   // cycle after an acceptance belongs to the registered accept stage, the walker waits). w_hold: the
   // result owns the check's inputs and the request port is closed; w_done_g: it is taken (RegCheck:
   // RegCheck cycles later, chk_go).
-  // FillPort 2: w_settled, the result was there in the cycle before and not taken then (w_ack), so
+  // FillPort 2, 3: w_settled, the result was there in the cycle before and not taken then (w_ack), so
   // its location was on the MLB's FILL port a cycle before the FILL and no FILL came in between
   // (every FILL takes a result; ga_mlb's FillPre contract); the walker holds a result unchanged
   // until it is taken.
   logic                 w_hold, w_done_g, w_settled;
   assign w_hold   = w_done && !lk_busy;
   assign w_done_g = w_hold && chk_go && w_settled;
-  if (FillPort == 2) begin : gen_w_settle
+  if (FillPort >= 2) begin : gen_w_settle
     logic w_settle_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -567,7 +573,7 @@ module ga_mlu #(
   // then closed), else LOADMETA's lane 0. Fills only happen when the walker hands back a result
   // (request port closed), so the update location is the walker's, else INVALIDATE's md.
   // RegLookup: INVALIDATE's command comes only in lk_busy cycles and a fill only outside them, so
-  // the select is the lookup register's valid bit, not the walker's done decode. FillPort 1: no
+  // the select is the lookup register's valid bit, not the walker's done decode. FillPort 1..3: no
   // select, each command's location on its own MLB port.
   assign mlb_rng_ptr = sl_hw_iter ? lead_addr : req_p0;
   if (FillPort != 0) begin : gen_fill_port
@@ -579,6 +585,10 @@ module ga_mlu #(
     assign mlb_fill_loc = mlb_loc;
     assign mlb_inv_loc  = mlb_loc;
   end
+  // FillPort 3: the INVAL's entry is the one the location lookup of its md found at acceptance
+  // (ga_mlb's InvPre contract; mlb_inv_loc then serves only to state it). Read by the MLB only
+  // with FillPort 3.
+  assign mlb_inv_hit = a_loc_hit;
 
   ga_mlb #(
     .TagBits (TagBits),
@@ -607,6 +617,7 @@ module ga_mlu #(
     .upd_size_i  (w_size),
     .upd_loc_i   (mlb_fill_loc),
     .inv_loc_i   (mlb_inv_loc),
+    .inv_hit_i   (mlb_inv_hit),
     .fill_idx_o  (fill_idx)
   );
 
@@ -1122,7 +1133,8 @@ module ga_mlu #(
 
           ga_pkg::OP_INVALIDATE: begin
             mlb_op     = ga_pkg::MLB_INVAL;            // spec §6.4; every in-flight fill is
-            e_set      = 1'b1;                         // now stale (spec §6.5)
+            mlb_idx    = a_loc_idx;                    // now stale (spec §6.5). FillPort 3: the
+            e_set      = 1'b1;                         // entry, if any (mlb_inv_hit), by index
             e_id       = a_id;
             e_kind     = ga_pkg::EV_INVAL;
             sl_dirty_d = 1'b1;

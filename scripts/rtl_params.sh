@@ -37,7 +37,7 @@ done
 # 50 s and are elaborated by `make lint`'s matrix (RTL_LINT_CFGS, mk/rtl.mk) already; the board
 # memory's control is at LinesW 4, since Yosys takes about 30 s over LinesW 11's 2 048 lines.
 cases=(
-    "ok  ga_mlu       TagBits=16,MlbEntries=2,Lanes=1,IdW=16,RegLookup=1,RegCheck=3,EndForm=2,ReadForm=1,FillPort=2,HwOnly=0,HasIndex=0 -"
+    "ok  ga_mlu       TagBits=16,MlbEntries=2,Lanes=1,IdW=16,RegLookup=1,RegCheck=3,EndForm=2,ReadForm=1,FillPort=3,HwOnly=0,HasIndex=0 -"
     "bad ga_mlu       TagBits=8,Lanes=1,MlbEntries=2 ga_mlu"
     "bad ga_mlu       MlbEntries=0,Lanes=1 ga_mlu"
     "bad ga_mlu       MlbEntries=65,Lanes=1 ga_mlu"
@@ -48,16 +48,16 @@ cases=(
     "bad ga_mlu       RegLookup=2,Lanes=1,MlbEntries=2 ga_mlu"
     "bad ga_mlu       EndForm=3,Lanes=1,MlbEntries=2 ga_mlu"
     "bad ga_mlu       ReadForm=2,Lanes=1,MlbEntries=2 ga_mlu"
-    "bad ga_mlu       FillPort=3,Lanes=1,MlbEntries=2 ga_mlu"
+    "bad ga_mlu       FillPort=4,Lanes=1,MlbEntries=2 ga_mlu"
     "bad ga_mlu       HwOnly=2,Lanes=1,MlbEntries=2 ga_mlu"
     "bad ga_mlu       HasIndex=2,Lanes=1,MlbEntries=2 ga_mlu"
-    "ok  ga_mlb       TagBits=16,Entries=2,EndForm=2,AgeForm=1,ReadForm=1,FillPort=2 -"
+    "ok  ga_mlb       TagBits=16,Entries=2,EndForm=2,AgeForm=1,ReadForm=1,FillPort=3 -"
     "bad ga_mlb       TagBits=15 ga_mlb"
     "bad ga_mlb       Entries=65 ga_mlb"
     "bad ga_mlb       EndForm=3 ga_mlb"
     "bad ga_mlb       AgeForm=2 ga_mlb"
     "bad ga_mlb       ReadForm=2 ga_mlb"
-    "bad ga_mlb       FillPort=3 ga_mlb"
+    "bad ga_mlb       FillPort=4 ga_mlb"
     "ok  ga_check     TagBits=16,Lanes=32,EndForm=1,RegStages=3 -"
     "bad ga_check     TagBits=8 ga_check"
     "bad ga_check     Lanes=33 ga_check"

@@ -48,7 +48,9 @@
 //   FillPort              ga_mlu's FillPort: 0 (default) one select feeds the MLB's FILL and INVAL
 //                         locations; 1 each on its own port, so the fill victim's compares start at
 //                         the walker's location register; 2 as 1 with those compares registered a
-//                         cycle early (ECP5 builds; docs/fpga.md §11.3)
+//                         cycle early; 3 as 2, and an INVAL names its entry by the location lookup
+//                         made at its acceptance, no compares of its own (ECP5 builds; docs/fpga.md
+//                         §11.3)
 //   RegLookup             ga_mlu's RegLookup: 1 (the board's default) registers the MLB lookup before the
 //                         check; every operation answers one cycle later (docs/fpga.md §5.4)
 //   RegCheck              ga_mlu's RegCheck, 0 .. 3 (> 0 needs RegLookup 1): 0 (the default) a

@@ -67,6 +67,7 @@ module ga_mlb_end_fv #(
       .upd_size_i  (upd_size_i),
       .upd_loc_i   (upd_loc_i),
       .inv_loc_i   (upd_loc_i),                      // (FillPort 0: not read)
+      .inv_hit_i   (1'b0),                           // (FillPort 0: not read)
       .fill_idx_o  (fill_idx)
     );
     logic [OutW-1:0] o;

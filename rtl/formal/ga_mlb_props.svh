@@ -23,10 +23,12 @@
 //                   lowest one; RngHitCovers_A: what it returns covers the address on exact integers
 //                   and carries the pointer's tag (the LOADMETA hit of the issue)
 //   FillVictim_A    the fill victim of spec §6.3 (same location, else lowest invalid, else age N-1);
-//                   FillPort 2: in a FILL's cycle
+//                   FillPort 2, 3: in a FILL's cycle
 //   Next*_A         the exact next state of NONE, TOUCH, FILL, INVAL (no valid entry holds L
 //                   afterwards) and FLUSH (no valid entry, ages i), spec §6.2-§6.4
-//   FillPre_P       FillPort 2: the port contract that makes the registered fill compares exact
+//   FillPre_P       FillPort 2, 3: the port contract that makes the registered fill compares exact
+//   InvPre_P        FillPort 3: the port contract that makes an INVAL by index the INVAL of its
+//                   location (the index names exactly the valid entries holding inv_loc_i)
 
 `ifdef GA_FV_MLB_TOP
 `define GA_MLB_PORT assume
@@ -224,11 +226,11 @@
   // Fill victim (group 4): spec §6.3, same location, else the lowest invalid entry, else the least
   // recently used one
   // ---------------------------------------------------------------------------------------------
-  // FillPort 2: fill_idx_o is the victim only in a FILL's cycle (its compares are the last cycle's,
-  // which the FillPre contract makes this cycle's only then); every other port form, in every cycle.
+  // FillPort 2, 3: fill_idx_o is the victim only in a FILL's cycle (its compares are the last
+  // cycle's, which the FillPre contract makes this cycle's only then); FillPort 0, 1 in every cycle.
   if ((FvGroups & 4) != 0) begin : g_fv_victim
     always @(*) begin
-      if (rst_ni && (FillPort != 2 || upd_op_i == ga_pkg::MLB_FILL)) begin
+      if (rst_ni && (FillPort < 2 || upd_op_i == ga_pkg::MLB_FILL)) begin
         FillVictimRange_A: assert (32'(fill_idx_o) < Entries);
         if (f_u != '0) begin
           FillVictimSame_A: assert (f_u[fill_idx_o]);
@@ -261,15 +263,29 @@
     f_rst_p   <= rst_ni;
   end
 
-  // FillPort 2 port contract (FillPre, see ga_mlb's header): a FILL comes in a cycle after one with
+  // FillPort 2, 3 port contract (FillPre, see ga_mlb's header): a FILL comes in a cycle after one with
   // reset high, no FILL and the same upd_loc_i, so fm_q (last cycle's compares) is this cycle's. A
   // port property (assumed with ga_mlb on top, asserted inside ga_mlu, which keeps it by w_settled);
   // with it the victim and next-state properties below hold unchanged. f_past_valid: an any-state
   // proof has no cycle before its first, so a FILL cannot come there.
   always @(*) begin
-    if (FillPort == 2 && rst_ni && upd_op_i == ga_pkg::MLB_FILL) begin
+    if (FillPort >= 2 && rst_ni && upd_op_i == ga_pkg::MLB_FILL) begin
       FillPre_P: `GA_MLB_PORT (f_past_valid && f_rst_p && f_op_p != ga_pkg::MLB_FILL &&
                                f_uloc_p == upd_loc_i);
+    end
+  end
+
+  // FillPort 3 port contract (InvPre, see ga_mlb's header): an INVAL names by index (upd_idx_i,
+  // inv_hit_i) exactly the valid entries that hold its location inv_loc_i (assumed with ga_mlb on
+  // top, asserted inside ga_mlu, which names the entry its location lookup found at the
+  // INVALIDATE's acceptance); with it NextInval*_A below hold unchanged, stated on inv_loc_i.
+  logic [Entries-1:0] f_inv_named;
+  always @(*) begin
+    for (int i = 0; i < Entries; i++) begin
+      f_inv_named[i] = inv_hit_i && upd_idx_i == IdxW'(i);
+    end
+    if (FillPort == 3 && rst_ni && upd_op_i == ga_pkg::MLB_INVAL) begin
+      InvPre_P: `GA_MLB_PORT (f_inv_named == f_iv);
     end
   end
 

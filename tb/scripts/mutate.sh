@@ -36,6 +36,7 @@ mutations=(
   "ram_copy_field|t7_m8_l1_rc|ga_mlb.sv|s/ram_loc\[fill_idx_o\]  <= upd_loc_i;/ram_loc[fill_idx_o]  <= upd_tb_i;/|ReadForm 1: a FILL writes the entry's tagged base into the location copy, so a range hit returns a wrong location (the MLB's registers, which the comparators read, stay right)"
   "inv_port_walker|t16_m8_l1_rc1|ga_mlu.sv|s/assign mlb_inv_loc  = a_md;/assign mlb_inv_loc  = w_loc;/|FillPort 1 and 2: the MLB's INVAL port reads the walker's last location instead of the INVALIDATE's md, so a freed entry stays in the MLB (spec §6.4)"
   "fp2_no_settle|t7_m8_l1_fp2|ga_mlu.sv|s/    assign w_settled = w_settle_q;/    assign w_settled = ~(w_settle_q & ~w_settle_q);/|FillPort 2: a walker result is taken in its first cycle, when the MLB's registered fill compares are those of the location before, so a FILL can choose a victim by the wrong location (two entries for one location, or a live entry overwritten)"
+  "fp3_inv_rng|t7_m16_l1_fp3|ga_mlu.sv|s/            mlb_idx    = a_loc_idx;   /            mlb_idx    = a_rng_idx;   /|FillPort 3: an INVAL names the entry of the range lookup of the request's address instead of the one the location lookup of its md found, so the freed entry stays in the MLB and another is lost (spec §6.4)"
   "lane_strip_walk|t7_m8_l1_rc|ga_mlu.sv|s/sl_hw_iter \x7c\x7c sl_hw_walk\);/sl_hw_iter);/|RegCheck 3: the response's lane addresses load 0 when an HWOnly access ends with a leader's walk (the shallow lane load of ga_mlu_rsp LaneLoad 1 forgets a case)"
 )
 

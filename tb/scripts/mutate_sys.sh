@@ -24,6 +24,7 @@ mutations=(
   "arb_no_lock|ga_arb.sv|s/if \(lock_q\) begin/if (1'b0) begin/|the arbiter changes its grant while the shared port is stalled (payload not held)"
   "sys_fp2_no_settle|ga_mlu.sv|s/    assign w_settled = w_settle_q;/    assign w_settled = ~(w_settle_q \& ~w_settle_q);/|FillPort 2 in every SM (the ECP5 system builds' options): a walker result is taken in its first cycle, when the MLB's registered fill compares are those of the location before|s4_t7_m16_l4_fp"
   "slice_overwrite|ga_req_slice.sv|s/assign in_ready_o  = !full_q \S+ out_ready_i;/assign in_ready_o  = !full_q \x7c\x7c out_ready_i \x7c\x7c in_valid_i;/|ReqSlice 1: the register stage in front of each MLU takes a new request while its own waits, so the waiting one is lost|s4_t7_m16_l4_fs"
+  "sys_fp3_inv_rng|ga_mlu.sv|s/            mlb_idx    = a_loc_idx;   /            mlb_idx    = a_rng_idx;   /|FillPort 3 in every SM (the 4-SM board's options): an INVAL names the entry of the range lookup of the request's address instead of the one the location lookup of its md found|s4_t7_m16_l4_f3"
   "slice_stale|ga_req_slice.sv|s/      pay_q  <= in_pay_i;/      if (!full_q) pay_q <= in_pay_i;/|ReqSlice 1: a request that enters the stage in the cycle the one before it leaves keeps that one's payload|s4_t7_m16_l4_fs"
 )
 run3() {
