@@ -64,8 +64,9 @@
 //                      registers (a FILL writes both; invalid entries' copies are never returned).
 //                      For the 16-entry full-width ECP5 builds, whose routing the entry registers'
 //                      16-to-1 multiplexers congest (docs/fpga.md §11.3).
-//   FillPort 0 | 1     where an INVAL's location comes from. 0 (default): upd_loc_i, as a FILL's (one
-//                      set of comparators serves both; inv_loc_i is not read). 1: inv_loc_i, with
+//   FillPort 0 .. 3    where an INVAL's location comes from and how a FILL's is compared. 0
+//                      (default): an INVAL's is upd_loc_i, as a FILL's (one set of comparators
+//                      serves both; inv_loc_i is not read). 1: inv_loc_i, with
 //                      comparators of its own (Entries 64-bit compares more), so that the top can
 //                      drive the FILL port from the walker's location register directly instead of
 //                      through a select between the two (ga_mlu FillPort 1, docs/fpga.md §11.3).
