@@ -341,13 +341,14 @@ tb_sys_n     = $(patsubst s%,%,$(word 1,$(subst _, ,$(1))))
 tb_sys_t     = $(patsubst t%,%,$(word 2,$(subst _, ,$(1))))
 tb_sys_m     = $(patsubst m%,%,$(word 3,$(subst _, ,$(1))))
 tb_sys_l     = $(patsubst l%,%,$(word 4,$(subst _, ,$(1))))
-tb_sys_fp_g  := -GRegLookup=1 -GEndForm=2 -GReadForm=1 -GFillPort=2
+tb_sys_rd_g  := -GRegLookup=1 -GEndForm=2 -GReadForm=1
+tb_sys_fp_g  := $(tb_sys_rd_g) -GFillPort=2
 tb_sys_gx    = $(if $(filter rl,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEndForm=1)$(if \
                $(filter rc,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEndForm=1 -GRegCheck=3 -GReadForm=1 -GFillPort=1)$(if \
                $(filter fp,$(word 5,$(subst _, ,$(1)))),$(tb_sys_fp_g))$(if \
                $(filter fs,$(word 5,$(subst _, ,$(1)))),$(tb_sys_fp_g) -GReqSlice=1)$(if \
                $(filter fc,$(word 5,$(subst _, ,$(1)))),$(tb_sys_fp_g) -GReqSlice=1 -GRegCheck=1)$(if \
-               $(filter f3,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEndForm=2 -GReadForm=1 -GFillPort=3 -GReqSlice=1 -GRegCheck=1)
+               $(filter f3,$(word 5,$(subst _, ,$(1)))),$(tb_sys_rd_g) -GFillPort=3 -GReqSlice=1 -GRegCheck=1)
 tb_sys_class = Vga_system_$(1)
 TB_SYS_OBJ   := $(BUILD)/tb/rel/sys/tb_sys.o
 TB_SYS_LIBO  := $(filter-out $(BUILD)/tb/rel/tb_main.o,$(TB_OBJ_REL))
