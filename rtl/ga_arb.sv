@@ -47,6 +47,12 @@ module ga_arb #(
   input  logic                 out_ready_i,
   output logic [PayW-1:0]      out_pay_o,
   output logic [IdxW-1:0]      out_id_o
+`ifdef FORMAL
+  ,
+  // Formal only: the property file's count of others' transfers while each requester waits
+  // (f_skip), so that the system proof's fairness and induction see the arbiter's own count.
+  output logic [N*4-1:0]       fv_skip_o
+`endif
 );
 
   localparam int IdxW = (N > 1) ? $clog2(N) : 1;

@@ -194,6 +194,16 @@ module ga_mlu #(
   output logic                      cfg_policy_o,
   output logic [15:0]               cfg_sm_id_o,
   output logic [4:0]                cfg_tag_bits_o
+`ifdef FORMAL
+  ,
+  // Formal only, for the system proof's induction (rtl/formal/ga_system_props.svh): the ids the
+  // property file counts outstanding (f_out, which HeldOnce_A ties to the registers holding them),
+  // each one's op (f_op), and whether the lookup register (RegLookup 1) holds a CFG_WRITE of
+  // STEP_LIMIT.
+  output logic [(1<<IdW)-1:0]       fv_out_o,
+  output logic [(1<<IdW)*3-1:0]     fv_op_o,
+  output logic                      fv_lim_pend_o
+`endif
 );
 
   localparam int V    = 64 - TagBits;

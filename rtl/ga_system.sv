@@ -205,6 +205,12 @@ module ga_system #(
   logic [NumSms-1:0] m_rsp_valid, m_rsp_sys, m_rsp_ready;
   logic [NumSms*2-1:0] m_rsp_status;
   logic [NumSms*5-1:0] m_tag_bits;
+`ifdef FORMAL
+  logic [NumSms*(1<<MIdW)-1:0] fv_mlu_out;     // each MLU's outstanding ids (its fv_out_o)
+  logic [NumSms*(1<<MIdW)*3-1:0] fv_mlu_op;    // and their ops (its fv_op_o)
+  logic [NumSms-1:0]           fv_lim_pend;    // a STEP_LIMIT write in its lookup register
+  logic [NumSms*4-1:0]         fv_mem_skip, fv_orc_skip;   // the arbiters' fairness counts
+`endif
 
   assign rt_ready_o = !rt_busy_q;
   assign rt_ack_o   = rt_ack_q;
@@ -296,6 +302,10 @@ module ga_system #(
     .out_ready_i (mem_req_ready_i),
     .out_pay_o   (mem_pay),
     .out_id_o    (mem_req_sm_o)
+`ifdef FORMAL
+    ,
+    .fv_skip_o   (fv_mem_skip)
+`endif
   );
   assign mem_req_addr_o  = mem_pay[63:0];
   assign mem_req_len_o   = mem_pay[64 +: ga_pkg::MemLenW];
@@ -310,6 +320,10 @@ module ga_system #(
     .out_ready_i (orc_req_ready_i),
     .out_pay_o   (orc_req_va_o),
     .out_id_o    (orc_req_sm_o)
+`ifdef FORMAL
+    ,
+    .fv_skip_o   (fv_orc_skip)
+`endif
   );
 
   // ---------------------------------------------------------------------------------------------
@@ -437,6 +451,12 @@ module ga_system #(
       .cfg_policy_o     (cfg_policy_o[s]),
       .cfg_sm_id_o      (cfg_sm_id_o[s*16 +: 16]),
       .cfg_tag_bits_o   (m_tag_bits[s*5 +: 5])
+`ifdef FORMAL
+      ,
+      .fv_out_o         (fv_mlu_out[s*(1<<MIdW) +: (1<<MIdW)]),
+      .fv_op_o          (fv_mlu_op[s*(1<<MIdW)*3 +: (1<<MIdW)*3]),
+      .fv_lim_pend_o    (fv_lim_pend[s])
+`endif
     );
   end
 

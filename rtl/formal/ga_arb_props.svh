@@ -21,6 +21,7 @@
   logic               f_out_hold;
   logic [PayW+IdxW-1:0] f_out_p;
   logic [N*4-1:0]     f_skip;          // transfers of others while requester s waits
+  assign fv_skip_o = f_skip;           // the port for the system proof (ga_system_props.svh)
 
   always @(posedge clk_i) begin
     if (!rst_ni) begin

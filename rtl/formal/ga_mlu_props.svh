@@ -70,7 +70,10 @@
   // Environment
   // ---------------------------------------------------------------------------------------------
   logic [FvIds-1:0] f_out;                    // ids with a request accepted and not yet answered
+  assign fv_out_o = f_out;                    // the port for the system proof (ga_system_props.svh)
   logic [FvIds*3-1:0] f_op;                   // the op of each outstanding id
+  assign fv_op_o = f_op;
+  assign fv_lim_pend_o = lk_busy && a_op == ga_pkg::OP_CFG_WRITE && a_cfg_addr == ga_pkg::CFG_STEP_LIMIT;
   logic             f_rsp_fire;
   assign f_rsp_fire = rsp_valid_o && rsp_ready_i;
 
@@ -176,6 +179,10 @@
                            (sl_state_q == SL_LM ? ga_pkg::OP_LOADMETA :
                             sl_state_q == SL_MG ? ga_pkg::OP_MEMCHECK_G : ga_pkg::OP_ACCESS));
         end
+        if (lk_busy) begin                      // RegLookup 1: the lookup register's op, and
+          LkOp_A:  assert (f_op[3*a_id +: 3] == a_op);
+          LkRspFree_A: assert (!rsp_valid_o);   // the response slot it will write is free
+        end
         if (pk_state_q != PK_EMPTY) begin
           PkOp_A:  assert (f_op[3*pk_q.id +: 3] ==
                            (pk_state_q == PK_LM ? ga_pkg::OP_LOADMETA :
@@ -194,6 +201,12 @@
       end
       if (pk_state_q == PK_LM || pk_state_q == PK_HW) begin
         PkLimit_A: assert (pk_q.limit != '0 && pk_q.limit <= FvLimitMax);
+      end
+      if (lk_busy && (a_op == ga_pkg::OP_LOADMETA || a_op == ga_pkg::OP_ACCESS)) begin
+        LkLimit_A: assert (a_ctx.limit != '0 && a_ctx.limit <= FvLimitMax);   // RegLookup 1
+      end
+      if (lk_busy) begin
+        LkLayout_A: assert (a_ctx.layout <= ((HasIndex != 0) ? ga_pkg::LAYOUT_INDEX : ga_pkg::LAYOUT_TABLE));
       end
       if (sl_state_q != SL_IDLE) begin
         SlLayout_A: assert (sl_q.layout <= ((HasIndex != 0) ? ga_pkg::LAYOUT_INDEX : ga_pkg::LAYOUT_TABLE));

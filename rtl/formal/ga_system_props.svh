@@ -15,10 +15,12 @@
 //   ReqSize_M     access sizes 0..4 (spec §4.1)
 //   LimitSmall_M  LOADMETA / ACCESS only while that SM's STEP_LIMIT <= FvLimitMax (the walker
 //                 proof's small symbolic limit; asserted in context by the MLU props)
-//   LimitFlight_M with ReqSlice, and only while no runtime CFG_WRITE of STEP_LIMIT is accepted by that
-//                 SM and not yet answered: a request waiting in the stage reaches the MLU after
-//                 such a write commits, so the live register the port sees is not yet its limit (a
-//                 bound of the proof's environment, not of the hardware: BMC 5 found the trace)
+//   LimitFlight_M with ReqSlice, and only while no CFG_WRITE of STEP_LIMIT, the runtime's or that
+//                 SM's LSU's, is accepted at that SM and not yet answered: a request waiting in the
+//                 stage reaches the MLU after such a write commits, so the live register the port
+//                 sees is not yet its limit (a bound of the proof's environment, not of the
+//                 hardware: BMC 5 found the trace for the runtime's write, BMC 7 with Yices the one
+//                 for the LSU's, 2026-11-29)
 //   RtHold_M      the runtime keeps rt_valid_i and its payload stable until rt_ready_o
 //   MemRspOwner_M a memory response names an SM that waits for a read (at most one per SM)
 //   OrcRspOwner_M an oracle answer names an SM with a query outstanding (or transferring)
@@ -58,7 +60,11 @@
   // Shadow state
   // ---------------------------------------------------------------------------------------------
   logic [NumSms*FvLsuIds-1:0] f_lsu_out;     // LSU ids outstanding, per SM
-  logic [NumSms*FvMluIds-1:0] f_mlu_out;     // MLU ids outstanding, per SM (LSU's and the runtime's)
+  logic [NumSms*FvLsuIds-1:0] f_lsu_limw;    // ... those that are a CFG_WRITE of STEP_LIMIT
+  // MLU ids outstanding, per SM (LSU's and the runtime's): the MLU's own shadow (its fv_out_o), so
+  // that k-induction sees one set, which each MLU's HeldOnce_A ties to the registers holding them.
+  logic [NumSms*FvMluIds-1:0] f_mlu_out;
+  assign f_mlu_out = fv_mlu_out;
   logic [NumSms-1:0]          f_lsu_hold;    // LSU request shown and not taken last cycle
   logic [NumSms-1:0]          f_m_lsu_hold;  // ... and the MLU's port showed it (lsu_hold_d)
   logic [NumSms-1:0]          f_m_hold;      // MLU request port: valid && !ready last cycle
@@ -69,14 +75,21 @@
   logic [NumSms-1:0]          f_rt_acc;      // SMs that accepted the current runtime command
   logic [NumSms-1:0]          f_rt_log_due;  // accepted an INVALIDATE/FLUSH whose event is not yet logged
   logic [NumSms-1:0]          f_orc_out;     // SM s's walker has an oracle query outstanding
-  logic [NumSms*4-1:0]        f_mem_skip;    // transfers of other SMs while SM s requests
-  logic [NumSms*4-1:0]        f_orc_skip;
+  // Transfers of other SMs while SM s requests: the arbiters' own counts (their fv_skip_o), which
+  // their Fair_A and its strengthening (ga_arb_props.svh, asserted here per instance) bound.
+  logic [NumSms*4-1:0]        f_mem_skip, f_orc_skip;
+  assign f_mem_skip = fv_mem_skip;
+  assign f_orc_skip = fv_orc_skip;
   logic                       f_mem_hold, f_orc_hold;
   logic [64+ga_pkg::MemLenW+SmIdxW-1:0] f_mem_pay_p;
   logic [64+SmIdxW-1:0]       f_orc_pay_p;
   logic                       f_rt_inv;      // the command in flight is INVALIDATE or FLUSH
 
   assign f_rt_inv = !rt_op_q[1];
+  // SM s accepted the runtime's CFG_WRITE of STEP_LIMIT and has not answered it yet
+  logic [NumSms-1:0]          f_rt_limw;
+  assign f_rt_limw = {NumSms{rt_busy_q && rt_op_q == 2'd2 && rt_cfg_q == ga_pkg::CFG_STEP_LIMIT}} &
+                     f_rt_acc & ~rt_done_q;
 
   for (genvar s = 0; s < NumSms; s++) begin : gen_fv_pay
     // With ReqSlice the MLU's port is the stage's output: a request there is owed but not yet in
@@ -86,14 +99,10 @@
     end
   end
 
-  logic f_mem_fire, f_orc_fire;
-  assign f_mem_fire = mem_req_valid_o && mem_req_ready_i;
-  assign f_orc_fire = orc_req_valid_o && orc_req_ready_i;
-
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       f_lsu_out    <= '0;
-      f_mlu_out    <= '0;
+      f_lsu_limw   <= '0;
       f_lsu_hold   <= '0;
       f_m_lsu_hold <= '0;
       f_m_hold     <= '0;
@@ -101,23 +110,20 @@
       f_rt_acc     <= '0;
       f_rt_log_due <= '0;
       f_orc_out    <= '0;
-      f_mem_skip   <= '0;
-      f_orc_skip   <= '0;
       f_mem_hold   <= 1'b0;
       f_orc_hold   <= 1'b0;
     end else begin
       for (int s = 0; s < NumSms; s++) begin
         for (int i = 0; i < FvLsuIds; i++) begin
-          if (rsp_valid_o[s] && rsp_ready_i[s] && rsp_id_o[s*IdW +: IdW] == IdW'(i))
-            f_lsu_out[s*FvLsuIds + i] <= 1'b0;
-          if (req_valid_i[s] && req_ready_o[s] && req_id_i[s*IdW +: IdW] == IdW'(i))
-            f_lsu_out[s*FvLsuIds + i] <= 1'b1;
-        end
-        for (int i = 0; i < FvMluIds; i++) begin
-          if (m_rsp_valid[s] && m_rsp_ready[s] && m_rsp_id[s*MIdW +: MIdW] == MIdW'(i))
-            f_mlu_out[s*FvMluIds + i] <= 1'b0;
-          if (m_valid[s] && m_req_ready[s] && m_id[s*MIdW +: MIdW] == MIdW'(i))
-            f_mlu_out[s*FvMluIds + i] <= 1'b1;
+          if (rsp_valid_o[s] && rsp_ready_i[s] && rsp_id_o[s*IdW +: IdW] == IdW'(i)) begin
+            f_lsu_out[s*FvLsuIds + i]  <= 1'b0;
+            f_lsu_limw[s*FvLsuIds + i] <= 1'b0;
+          end
+          if (req_valid_i[s] && req_ready_o[s] && req_id_i[s*IdW +: IdW] == IdW'(i)) begin
+            f_lsu_out[s*FvLsuIds + i]  <= 1'b1;
+            f_lsu_limw[s*FvLsuIds + i] <= req_op_i[s*3 +: 3] == ga_pkg::OP_CFG_WRITE &&
+                                          req_cfg_addr_i[s*3 +: 3] == ga_pkg::CFG_STEP_LIMIT;
+          end
         end
         if (rt_acc_o[s]) begin
           f_rt_acc[s] <= 1'b1;
@@ -130,10 +136,6 @@
           f_orc_out[s] <= 1'b1;
         else if (orc_rsp_valid_i && orc_rsp_sm_i == SmIdxW'(s))
           f_orc_out[s] <= 1'b0;
-        if (!w_mem_valid[s] || w_mem_ready[s]) f_mem_skip[s*4 +: 4] <= '0;
-        else if (f_mem_fire) f_mem_skip[s*4 +: 4] <= f_mem_skip[s*4 +: 4] + 4'd1;
-        if (!w_orc_valid[s] || w_orc_ready[s]) f_orc_skip[s*4 +: 4] <= '0;
-        else if (f_orc_fire) f_orc_skip[s*4 +: 4] <= f_orc_skip[s*4 +: 4] + 4'd1;
       end
       if (rt_valid_i && rt_ready_o) begin
         f_rt_acc     <= '0;
@@ -203,8 +205,7 @@
           if (req_op_i[K*3 +: 3] == ga_pkg::OP_LOADMETA || req_op_i[K*3 +: 3] == ga_pkg::OP_ACCESS) begin \
             LimitSmall``K``_M: assume (cfg_step_limit_o[K*32 +: 32] <= 32'(FvSysLimit)); \
             if (ReqSlice != 0) begin \
-              LimitFlight``K``_M: assume (!(rt_busy_q && rt_op_q == 2'd2 && rt_cfg_q == ga_pkg::CFG_STEP_LIMIT && \
-                                           f_rt_acc[K] && !rt_done_q[K])); \
+              LimitFlight``K``_M: assume (!f_rt_limw[K] && f_lsu_limw[K*FvLsuIds +: FvLsuIds] == '0); \
             end \
           end \
         end \
@@ -272,6 +273,35 @@
         end \
         if (rt_done_q[K] && rt_busy_q) begin \
           RtLoggedWhenDone``K``_A: assert (!f_rt_log_due[K]); \
+        end \
+        if (ReqSlice != 0 && m_valid[K] && \
+            (m_op[K*3 +: 3] == ga_pkg::OP_LOADMETA || m_op[K*3 +: 3] == ga_pkg::OP_ACCESS)) begin \
+          SlLimit``K``_A: assert (cfg_step_limit_o[K*32 +: 32] <= 32'(FvSysLimit) && \
+                                  f_lsu_limw[K*FvLsuIds +: FvLsuIds] == '0 && !f_rt_limw[K]); \
+        end \
+        if (ReqSlice != 0 && m_valid[K] && !m_id[K*MIdW + MIdW-1] && m_op[K*3 +: 3] == ga_pkg::OP_CFG_WRITE && \
+            m_cfg_addr[K*3 +: 3] == ga_pkg::CFG_STEP_LIMIT) begin \
+          SlLimw``K``_A: assert (f_lsu_limw[K*FvLsuIds + 32'(m_id[K*MIdW +: IdW])]); \
+        end \
+        if (fv_lim_pend[K]) begin \
+          LimPend``K``_A: assert (f_lsu_limw[K*FvLsuIds +: FvLsuIds] != '0 || f_rt_limw[K]); \
+        end \
+        LimwOut``K``_A: assert ((f_lsu_limw[K*FvLsuIds +: FvLsuIds] & ~f_lsu_out[K*FvLsuIds +: FvLsuIds]) == '0); \
+        if (ReqSlice != 0 && m_valid[K] && m_id[K*MIdW + MIdW-1]) begin \
+          SlRt``K``_A: assert (m_op[K*3 +: 3] == {1'b1, rt_op_q} && m_md[K*64 +: 64] == rt_md_q && \
+                               m_cfg_addr[K*3 +: 3] == rt_cfg_q); \
+        end \
+        RtSysIdOnly``K``_A: assert (((f_mlu_out[K*FvMluIds +: FvMluIds] | f_sl_ids[K*FvMluIds +: FvMluIds]) >> \
+                                     (FvLsuIds + 1)) == '0); \
+        if (f_mlu_out[K*FvMluIds + FvLsuIds]) begin \
+          RtSysOp``K``_A: assert (fv_mlu_op[(K*FvMluIds + FvLsuIds)*3 +: 3] == {1'b1, rt_op_q}); \
+        end \
+        if (f_rt_log_due[K]) begin \
+          RtLogDue``K``_A: assert (rt_busy_q && f_rt_inv && f_rt_acc[K] && !rt_done_q[K] && \
+                                   (!(m_rsp_valid[K] && m_rsp_sys[K]) || \
+                                    (ev_valid_o[K] && ev_id_o[K*MIdW + MIdW-1] && \
+                                     (ev_kind_o[K*3 +: 3] == ga_pkg::EV_INVAL || \
+                                      ev_kind_o[K*3 +: 3] == ga_pkg::EV_FLUSH)))); \
         end \
         end \
       if (f_sys_past && rst_ni && (FvSysGroups & 2) != 0) begin \
