@@ -189,7 +189,7 @@ fpga-equiv: ## Prove ga_check / ga_mlb EndForm 1 equal to EndForm 0 (Yosys SAT a
 
 .PHONY: fpga fpga-quick fpga-report fpga-timing
 
-fpga: ## iCE40 builds (HX8K, iCEBreaker; ~50 min cold on 2 cores, the full-width ones ~20 of it): LCs, BRAMs, Fmax, bitstreams; rewrites the docs/fpga.md table
+fpga: ## iCE40 builds (HX8K, iCEBreaker; 21 min on the 2-core machine beside other jobs, 2026-11-30, the full-width builds no longer fitting): LCs, BRAMs, Fmax, bitstreams; rewrites the docs/fpga.md table
 	@$(MAKE) --no-print-directory $(foreach b,$(FPGA_BUILDS),$(FPGA_DIR)/$(b)/result.txt)
 	@python3 fpga/report.py --dir $(FPGA_DIR) --write docs/fpga.md $(FPGA_BUILDS)
 
