@@ -68,7 +68,7 @@ mlb_fp3_inv_nohit|ga_mlb.sv|mlb4_fp3|s/assign inv_match\[i\] = valid_q\[i\] \&\&
 mlu_fp3_inv_rng|ga_mlu.sv|mlu_safety_fp3@16/4|s/            mlb_idx    = a_loc_idx;   /            mlb_idx    = a_rng_idx;   /|FillPort 3: an INVAL names the entry of the range lookup (of the request's address) instead of the location lookup of its md (ga_mlb's InvPre contract broken: the wrong entry is invalidated)
 mlu_fp3_inv_miss|ga_mlu.sv|mlu_safety_fp3@10/4|s/  assign mlb_inv_hit = a_loc_hit;/  assign mlb_inv_hit = 1'b1;/|FillPort 3: an INVAL clears the entry of its index even when the location lookup missed (entry 0 of another location is invalidated)
 sys_ack_first|ga_system.sv|sys_glue@8/3|s/if (rt_busy_q \&\& (\&rt_done_d)) begin/if (rt_busy_q \&\& (rt_done_d != '0)) begin/|the runtime's command is acknowledged when the first SM answers it instead of the last (spec 6.6: "the free has taken effect" before every MLB applied it)
-sys_f3_ack_first|ga_system.sv|sys_glue_f3@8/4|s/if (rt_busy_q \&\& (\&rt_done_d)) begin/if (rt_busy_q \&\& (rt_done_d != '0)) begin/|the same in the 4-SM board's configuration (RegLookup 1: an SM commits the INVAL a cycle after accepting it)
+sys_f3_ack_first|ga_system.sv|sys_glue_f3@8/5|s/if (rt_busy_q \&\& (\&rt_done_d)) begin/if (rt_busy_q \&\& (rt_done_d != '0)) begin/|the same in the 4-SM board's configuration (RegLookup 1: an SM commits the INVAL a cycle after accepting it)
 sys_slice_overwrite|ga_req_slice.sv|sys_glue_rs|s/assign in_ready_o  = !full_q .. out_ready_i;/assign in_ready_o  = 1'b1;/|ReqSlice 1: the register stage in front of an MLU takes a new request while its own waits for the MLU (the waiting request is lost, the MLU's held payload changes)
 LIST
 }
