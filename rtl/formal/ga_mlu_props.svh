@@ -18,7 +18,11 @@
 // Properties (groups, -DGA_FV_MLU_GROUPS=mask, default 1):
 //   1  no response without a request, exactly one response per request (safety): every outstanding
 //      id is held in exactly one place (response, slow-op, park or, with RegLookup, lookup register); a response carries
-//      an outstanding id and its op; the response payload is stable while valid && !ready
+//      an outstanding id and its op; the response payload is stable while valid && !ready; with
+//      RegLookup the lookup register holds its id's op, a small STEP_LIMIT and a legal layout, and
+//      the response slot it will write is free (LkOp_A, LkLimit_A, LkLayout_A, LkRspFree_A: the
+//      system proof's induction needs them, its LSU being free to leave a response untaken).
+//      f_out and f_op leave through the formal-only ports fv_out_o / fv_op_o (ga_system_props.svh)
 //   2  the MLB race rule of spec §6.5: a fill commits exactly when no INVAL/FLUSH committed since
 //      the miss that started its read (FILL vs FILL_DROP); no fill of location L whose read request
 //      was issued before (or at) an INVAL(L) or FLUSH; every MLB command is logged, and only those

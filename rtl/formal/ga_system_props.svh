@@ -35,7 +35,15 @@
 //      command is pending there and no LSU request was held on that port in the previous cycle
 //      (ShowRtReg_A). MluReqHold_A compares the MLU's whole request payload (op, id, warp, lanes,
 //      addresses, size, md, CFG address). With ReqSlice the ids an SM owes are those outstanding in
-//      its MLU or waiting in its register stage, and the stage holds its output by itself
+//      its MLU or waiting in its register stage, and the stage holds its output by itself.
+//      Strengthening for k-induction (jobs sys_glue*, docs/verification.md §8.2): only the
+//      runtime's id among those with the top bit is ever outstanding (RtSysIdOnly_A) and it carries
+//      the runtime's op (RtSysOp_A); an INVALIDATE / FLUSH not yet logged is held, not answered,
+//      unless its event shows in the same cycle (RtLogDue_A); with ReqSlice, a stage holding the
+//      runtime's id holds its command (SlRt_A) and one holding a LOADMETA / ACCESS has a small
+//      STEP_LIMIT and no STEP_LIMIT write ahead of it (SlLimit_A, SlLimw_A, LimPend_A, LimwOut_A).
+//      The outstanding ids, their ops and the arbiters' fairness counts are the MLUs' and arbiters'
+//      own ghost state, read through their formal-only ports (fv_*), so the induction sees one copy
 //   2  the shared ports: payload stable while valid && !ready (MemStable_A, OrcStable_A); fairness
 //      (MemFair_A, OrcFair_A): while an SM's walker requests, at most NumSms - 1 transfers of
 //      other SMs happen before its own
