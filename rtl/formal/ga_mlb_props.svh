@@ -115,9 +115,9 @@
   logic f_age_range_ok, f_age_perm_ok, f_age_onto_ok, f_one_loc_ok, f_end_ok, f_ram_ok;
   logic [Entries-1:0] f_age_held;             // f_age_held[v]: some entry has age v
   always @(*) begin
-    f_end_ok       = 1'b1;                    // EndForm 2: every stored end is base + size
+    f_end_ok       = 1'b1;                    // EndForm 2: a valid entry's stored end is base + size
     for (int i = 0; i < Entries; i++) begin
-      if (EndForm == 2 && end_q[i*65 +: 65] !=
+      if (EndForm == 2 && valid_q[i] && end_q[i*65 +: 65] !=
           {1'b0, tb_q[i*64 +: 64] & FvVaMask} + {1'b0, size_q[i*64 +: 64]}) f_end_ok = 1'b0;
     end
     f_ram_ok       = 1'b1;                    // ReadForm 1: a valid entry's copies are its fields

@@ -37,6 +37,8 @@ typedef struct {
     ga_layout_t layout;
     const char *trace;
     const char *dut_args;
+    uint64_t init_seed;  /* registers without a reset: 0 from 0, else random from this seed */
+    bool init_seed_set;  /* --init-seed given (else drawn from --seed) */
     unsigned max_print;
     uint64_t timeout;
     const char *fst;
@@ -62,6 +64,8 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: ga_cosim [options]\n"
             "  --seed N            random seed (decimal or 0x hex; default 1)\n"
+            "  --init-seed N       the DUT's registers without a reset start from random values seeded by N\n"
+            "                      (1..2^31-1), or from 0 (N = 0); default: drawn from --seed\n"
             "  --ops N             random requests to issue (default 10000)\n"
             "  --layout L          list | bst | table | index (default bst)\n"
             "  --trace FILE        replay a text trace instead of random stimulus (tb/README.md)\n"
@@ -88,7 +92,7 @@ static void usage(FILE *f)
             "  --fst-window A:B    ... only from request A to request B\n"
             "  --stop-after N      issue no request after the N-th\n"
             "  --coverage FILE     coverage data file (coverage builds)\n"
-            "  --dut ARGS          arguments for the DUT implementation (the Verilated shim ignores them)\n"
+            "  --dut ARGS          more arguments for the DUT (the Verilated shim knows only init-seed=N)\n"
             "  --label TEXT        name printed in the summary\n"
             "  --quiet | --verbose\n");
 }
@@ -149,6 +153,7 @@ static int parse_opts(int argc, char **argv, opts_t *o)
     o->req_gap_pct = 10;
     o->fst_to = UINT64_MAX;
     o->stop_after = UINT64_MAX;
+    o->init_seed = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -163,6 +168,10 @@ static int parse_opts(int argc, char **argv, opts_t *o)
             usage(stdout);
             exit(0);
         } else if (strcmp(a, "--seed") == 0) NEXT_U64(o->seed, 0, UINT64_MAX);
+        else if (strcmp(a, "--init-seed") == 0) {
+            NEXT_U64(o->init_seed, 0, INT32_MAX);
+            o->init_seed_set = true;
+        }
         else if (strcmp(a, "--ops") == 0) NEXT_U64(o->ops, 0, UINT64_MAX);
         else if (strcmp(a, "--max-print") == 0) NEXT_U64(o->max_print, 0, 1000000);
         else if (strcmp(a, "--timeout") == 0) NEXT_U64(o->timeout, 100, UINT64_MAX);
@@ -569,9 +578,9 @@ static void print_summary(run_t *r, double secs)
     tb_chk_stats_t s = tb_chk_stats(r->chk);
     uint64_t reqs = 0;
     for (unsigned i = 0; i < TB_OPS; i++) reqs += s.req[i];
-    printf("cosim %s%s%s seed=0x%" PRIx64 " layout=%s%s%s\n", r->info.name, r->o.label ? " " : "",
-           r->o.label ? r->o.label : "", r->o.seed, ga_layout_name(r->o.layout), r->o.trace ? " trace=" : "",
-           r->o.trace ? r->o.trace : "");
+    printf("cosim %s%s%s seed=0x%" PRIx64 " init-seed=%" PRIu64 " layout=%s%s%s\n", r->info.name,
+           r->o.label ? " " : "", r->o.label ? r->o.label : "", r->o.seed, r->o.init_seed,
+           ga_layout_name(r->o.layout), r->o.trace ? " trace=" : "", r->o.trace ? r->o.trace : "");
     printf("  ops %" PRIu64 ":", reqs);
     for (unsigned i = 0; i < TB_OPS; i++) printf(" %s %" PRIu64, tb_op_name(i), s.req[i]);
     printf("\n  host: allocs %" PRIu64 " (failed %" PRIu64 ") frees %" PRIu64 " corrupt %" PRIu64 " poison %" PRIu64 "\n",
@@ -618,7 +627,18 @@ int main(int argc, char **argv)
     int rc = parse_opts(argc, argv, &r->o);
     if (rc != 0) return rc;
 
-    r->dut = tb_dut_create(r->o.dut_args != NULL ? r->o.dut_args : "");
+    /* The DUT's registers without a reset (the MLB entries' fields, the check's stages, the copies
+     * in RAM) start from values drawn from the run's seed unless --init-seed says otherwise, so that
+     * a design that read one before writing it shows as a mismatch (docs/verification.md §6). */
+    if (!r->o.init_seed_set) r->o.init_seed = 1u + (uint32_t)((r->o.seed * UINT64_C(0x9E3779B97F4A7C15)) >> 34);
+    char dut_args[512];
+    int n = snprintf(dut_args, sizeof dut_args, "init-seed=%" PRIu64 "%s%s", r->o.init_seed,
+                     r->o.dut_args != NULL ? " " : "", r->o.dut_args != NULL ? r->o.dut_args : "");
+    if (n < 0 || (size_t)n >= sizeof dut_args) {
+        fprintf(stderr, "ga_cosim: --dut: the arguments are too long (at most %zu characters)\n", sizeof dut_args - 32);
+        return 2;
+    }
+    r->dut = tb_dut_create(dut_args);
     if (r->dut == NULL) return 2;
     r->info = tb_dut_info(r->dut);
     if (r->o.layout == GA_LAYOUT_INDEX && !r->info.has_index) {
@@ -875,11 +895,13 @@ int main(int argc, char **argv)
         printf("RESULT FAIL %s seed=0x%" PRIx64 " layout=%s: %" PRIu64 " mismatch(es); first at op %" PRIu64 "\n",
                r->info.name, r->o.seed, ga_layout_name(r->o.layout), bad, r->first_mm_op);
         if (r->o.trace != NULL)
-            printf("RERUN %s --trace %s --layout %s --seed 0x%" PRIx64 "\n", r->info.name, r->o.trace,
-                   ga_layout_name(r->o.layout), r->o.seed);
+            printf("RERUN %s --trace %s --layout %s --seed 0x%" PRIx64 " --init-seed %" PRIu64 "\n", r->info.name,
+                   r->o.trace, ga_layout_name(r->o.layout), r->o.seed, r->o.init_seed);
         else
-            printf("RERUN %s --seed 0x%" PRIx64 " --layout %s --ops %" PRIu64 "%s (port options: see the run's label)\n",
-                   r->info.name, r->o.seed, ga_layout_name(r->o.layout), r->o.ops, r->o.top_heap ? " --top-heap" : "");
+            printf("RERUN %s --seed 0x%" PRIx64 " --init-seed %" PRIu64 " --layout %s --ops %" PRIu64
+                   "%s (port options: see the run's label)\n",
+                   r->info.name, r->o.seed, r->o.init_seed, ga_layout_name(r->o.layout), r->o.ops,
+                   r->o.top_heap ? " --top-heap" : "");
     } else if (!r->o.quiet) {
         printf("RESULT PASS %s\n", r->info.name);
     }

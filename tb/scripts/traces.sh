@@ -39,7 +39,8 @@ for t in "$root"/tb/traces/bad/*.trace; do
     fi
 done
 # bad command-line arguments are refused with status 2 as well
-for args in "--layout tree" "--ops -5" "--lat 9:2" "--frob" "--seed"; do
+for args in "--layout tree" "--ops -5" "--lat 9:2" "--frob" "--seed" "--init-seed -1" "--init-seed 2147483648" \
+            "--dut frob" "--dut init-seed=x"; do
     # shellcheck disable=SC2086
     "$build/cosim/$c/ga_cosim" $args >/dev/null 2>&1
     if [ $? -eq 2 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: '$args' not refused with status 2"; fi

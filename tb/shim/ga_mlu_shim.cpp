@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 
@@ -92,9 +93,34 @@ extern "C" {
 
 tb_dut_t *tb_dut_create(const char *args)
 {
-    (void)args;
+    // args: whitespace-separated words; the one this shim knows is init-seed=N (tb_dut.h).
+    long init_seed = 0;
+    for (const char *p = args != nullptr ? args : ""; *p != '\0';) {
+        while (*p == ' ' || *p == '\t') p++;
+        if (*p == '\0') break;
+        size_t n = std::strcspn(p, " \t");
+        char *end = nullptr;
+        if (n > 10 && std::strncmp(p, "init-seed=", 10) == 0) {
+            init_seed = std::strtol(p + 10, &end, 10);
+            if (end != p + n || init_seed < 0 || init_seed > 0x7fffffffL) {
+                std::fprintf(stderr, "ga_mlu shim: init-seed=%.*s: a whole number 0..2^31-1\n", (int)(n - 10), p + 10);
+                return nullptr;
+            }
+        } else {
+            std::fprintf(stderr, "ga_mlu shim: unknown DUT argument '%.*s' (known: init-seed=N)\n", (int)n, p);
+            return nullptr;
+        }
+        p += n;
+    }
     tb_dut_t *d = new tb_dut_t;
     d->ctx.reset(new VerilatedContext);
+    // The registers without a reset start from 0 (Verilator's default) or, with a seed, from random
+    // values (every variable is given one when the model is constructed, below).
+    if (init_seed != 0) {
+        d->ctx->randReset(2);
+        d->ctx->randSeed((int)init_seed);
+    }
+    Verilated::threadContextp(d->ctx.get()); // the model's constructor draws from the thread's context
     d->ctx->fatalOnError(false); // the harness reports assertion failures as mismatches
 #ifdef TB_TRACE
     d->ctx->traceEverOn(true);

@@ -98,10 +98,21 @@ struct tb_sys {
 
 extern "C" {
 
-tb_sys_t *tb_sys_create(void)
+tb_sys_t *tb_sys_create(uint32_t init_seed)
 {
+    if (init_seed > 0x7fffffffu) {
+        std::fprintf(stderr, "ga_system shim: init seed %u: at most 2^31-1\n", init_seed);
+        return nullptr;
+    }
     tb_sys_t *d = new tb_sys_t;
     d->ctx.reset(new VerilatedContext);
+    // The registers without a reset start from 0 (Verilator's default) or from random values drawn
+    // when the model is constructed (below), from the thread's context.
+    if (init_seed != 0) {
+        d->ctx->randReset(2);
+        d->ctx->randSeed((int)init_seed);
+    }
+    Verilated::threadContextp(d->ctx.get());
     d->ctx->fatalOnError(false); // the harness reports assertion failures as mismatches
     d->top.reset(new TB_VTOP{d->ctx.get(), "TOP"});
     d->top->clk_i = 0;

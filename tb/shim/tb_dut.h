@@ -100,7 +100,9 @@ typedef struct {
 typedef struct tb_dut tb_dut_t;
 
 /* Create an instance held in reset (rst_ni low, clock low); NULL on failure with a message on
- * stderr. args: implementation-specific text (ga_cosim --dut ARGS); the Verilated shim ignores it. */
+ * stderr. args: whitespace-separated words; the Verilated shim knows init-seed=N (N = 0: registers
+ * without a reset start from 0; 1..2^31-1: from random values seeded by N; default 0) and refuses any
+ * other word. ga_cosim passes init-seed=N and then the words of its --dut ARGS. */
 tb_dut_t *tb_dut_create(const char *args);
 void tb_dut_destroy(tb_dut_t *d); /* closes an open trace; writes coverage data if built with it */
 tb_dut_info_t tb_dut_info(const tb_dut_t *d);

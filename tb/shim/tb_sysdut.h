@@ -50,8 +50,10 @@ typedef struct {
 
 typedef struct tb_sys tb_sys_t;
 
-/* An instance held in reset (rst_ni low); NULL on failure with a message on stderr. */
-tb_sys_t *tb_sys_create(void);
+/* An instance held in reset (rst_ni low); NULL on failure with a message on stderr. init_seed: 0,
+ * the registers without a reset start from 0; otherwise from random values seeded by it (at most
+ * 2^31-1; ga_syscosim --init-seed). */
+tb_sys_t *tb_sys_create(uint32_t init_seed);
 void tb_sys_destroy(tb_sys_t *d);
 tb_sys_info_t tb_sys_info(const tb_sys_t *d);
 void tb_sys_set_reset(tb_sys_t *d, bool rst_n);

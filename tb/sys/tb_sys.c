@@ -44,6 +44,8 @@
 
 typedef struct {
     uint64_t seed, ops, max_print, timeout;
+    uint64_t init_seed;  /* registers without a reset: 0 from 0, else random from this seed */
+    bool init_seed_set;  /* --init-seed given (else drawn from --seed) */
     ga_layout_t layout;
     tb_mem_knobs_t mk;
     unsigned mem_stall_pct, orc_stall_pct, rsp_stall_pct, req_gap_pct;
@@ -109,6 +111,8 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: ga_syscosim [options]\n"
                "  --seed N            random seed (default 1)\n"
+               "  --init-seed N       the registers without a reset start from random values seeded by N\n"
+               "                      (1..2^31-1), or from 0 (N = 0); default: drawn from --seed\n"
                "  --ops N             random LSU requests in all, shared by the SMs (default 20000)\n"
                "  --layout L          list | bst | table | index (default bst)\n"
                "  --lat A:B           memory latency range in cycles (default 0:3)\n"
@@ -196,6 +200,10 @@ static int parse_opts(int argc, char **argv, opts_t *o)
             usage(stdout);
             exit(0);
         } else if (strcmp(a, "--seed") == 0) NUM(o->seed, 0, UINT64_MAX);
+        else if (strcmp(a, "--init-seed") == 0) {
+            NUM(o->init_seed, 0, INT32_MAX);
+            o->init_seed_set = true;
+        }
         else if (strcmp(a, "--ops") == 0) NUM(o->ops, 0, UINT64_C(1) << 40);
         else if (strcmp(a, "--max-print") == 0) NUM(o->max_print, 0, 1000000);
         else if (strcmp(a, "--timeout") == 0) NUM(o->timeout, 100, UINT64_MAX);
@@ -554,7 +562,8 @@ static void print_summary(run_t *r, double secs)
     }
     uint64_t reqs = 0;
     for (unsigned i = 0; i < TB_OPS; i++) reqs += t.req[i];
-    printf("syscosim %s seed=0x%" PRIx64 " layout=%s sms=%u\n", r->info.name, r->o.seed, ga_layout_name(r->o.layout),
+    printf("syscosim %s seed=0x%" PRIx64 " init-seed=%" PRIu64 " layout=%s sms=%u\n", r->info.name, r->o.seed,
+           r->o.init_seed, ga_layout_name(r->o.layout),
            r->info.sms);
     printf("  MLU requests %" PRIu64 " (LSU %" PRIu64 ", runtime port %" PRIu64 " x %u SMs):", reqs, r->opidx,
            r->rt_acks, r->info.sms);
@@ -593,7 +602,9 @@ int main(int argc, char **argv)
     run_t *r = &run;
     int rc = parse_opts(argc, argv, &r->o);
     if (rc != 0) return rc;
-    r->dut = tb_sys_create();
+    /* as ga_cosim: the registers without a reset start from values drawn from the run's seed */
+    if (!r->o.init_seed_set) r->o.init_seed = 1u + (uint32_t)((r->o.seed * UINT64_C(0x9E3779B97F4A7C15)) >> 34);
+    r->dut = tb_sys_create((uint32_t)r->o.init_seed);
     if (r->dut == NULL) return 1;
     r->info = tb_sys_info(r->dut);
     if (r->o.layout == GA_LAYOUT_INDEX && !r->info.has_index) {
@@ -965,8 +976,8 @@ int main(int argc, char **argv)
     if (bad != 0u) {
         printf("RESULT FAIL %s seed=0x%" PRIx64 " layout=%s: %" PRIu64 " mismatch(es); first at op %" PRIu64 "\n",
                r->info.name, r->o.seed, ga_layout_name(r->o.layout), bad, r->first_mm_op);
-        printf("RERUN %s --seed 0x%" PRIx64 " --layout %s --ops %" PRIu64 "\n", r->info.name, r->o.seed,
-               ga_layout_name(r->o.layout), r->o.ops);
+        printf("RERUN %s --seed 0x%" PRIx64 " --init-seed %" PRIu64 " --layout %s --ops %" PRIu64 "\n", r->info.name,
+               r->o.seed, r->o.init_seed, ga_layout_name(r->o.layout), r->o.ops);
     } else {
         uint64_t reqs = 0;
         for (unsigned s = 0; s < N; s++) {
