@@ -629,13 +629,14 @@ int main(int argc, char **argv)
 
     /* The DUT's registers without a reset (the MLB entries' fields, the check's stages, the copies
      * in RAM) start from values drawn from the run's seed unless --init-seed says otherwise, so that
-     * a design that read one before writing it shows as a mismatch (docs/verification.md §6). */
+     * a design that read one before writing it shows as a mismatch or an assertion (tb/README.md). */
     if (!r->o.init_seed_set) r->o.init_seed = 1u + (uint32_t)((r->o.seed * UINT64_C(0x9E3779B97F4A7C15)) >> 34);
     char dut_args[512];
     int n = snprintf(dut_args, sizeof dut_args, "init-seed=%" PRIu64 "%s%s", r->o.init_seed,
                      r->o.dut_args != NULL ? " " : "", r->o.dut_args != NULL ? r->o.dut_args : "");
     if (n < 0 || (size_t)n >= sizeof dut_args) {
-        fprintf(stderr, "ga_cosim: --dut: the arguments are too long (at most %zu characters)\n", sizeof dut_args - 32);
+        /* the longest prefix is "init-seed=2147483647 ", 21 characters */
+        fprintf(stderr, "ga_cosim: --dut: the arguments are too long (at most %zu characters)\n", sizeof dut_args - 22);
         return 2;
     }
     r->dut = tb_dut_create(dut_args);
