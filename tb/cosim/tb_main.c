@@ -630,7 +630,7 @@ int main(int argc, char **argv)
     /* The DUT's registers without a reset (the MLB entries' fields, the check's stages, the copies
      * in RAM) start from values drawn from the run's seed unless --init-seed says otherwise, so that
      * a design that read one before writing it shows as a mismatch or an assertion (tb/README.md). */
-    if (!r->o.init_seed_set) r->o.init_seed = 1u + (uint32_t)((r->o.seed * UINT64_C(0x9E3779B97F4A7C15)) >> 34);
+    if (!r->o.init_seed_set) r->o.init_seed = tb_init_seed_of(r->o.seed);
     char dut_args[512];
     int n = snprintf(dut_args, sizeof dut_args, "init-seed=%" PRIu64 "%s%s", r->o.init_seed,
                      r->o.dut_args != NULL ? " " : "", r->o.dut_args != NULL ? r->o.dut_args : "");

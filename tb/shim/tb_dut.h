@@ -104,6 +104,8 @@ typedef struct tb_dut tb_dut_t;
  * without a reset start from 0; 1..2^31-1: from random values seeded by N; default 0) and refuses any
  * other word. ga_cosim passes init-seed=N and then the words of its --dut ARGS. */
 tb_dut_t *tb_dut_create(const char *args);
+/* The init seed a run uses unless --init-seed names one: drawn from the run's seed, 1 .. 2^30. */
+static inline uint64_t tb_init_seed_of(uint64_t seed) { return 1u + ((seed * UINT64_C(0x9E3779B97F4A7C15)) >> 34); }
 void tb_dut_destroy(tb_dut_t *d); /* closes an open trace; writes coverage data if built with it */
 tb_dut_info_t tb_dut_info(const tb_dut_t *d);
 

@@ -603,7 +603,7 @@ int main(int argc, char **argv)
     int rc = parse_opts(argc, argv, &r->o);
     if (rc != 0) return rc;
     /* as ga_cosim: the registers without a reset start from values drawn from the run's seed */
-    if (!r->o.init_seed_set) r->o.init_seed = 1u + (uint32_t)((r->o.seed * UINT64_C(0x9E3779B97F4A7C15)) >> 34);
+    if (!r->o.init_seed_set) r->o.init_seed = tb_init_seed_of(r->o.seed);
     r->dut = tb_sys_create((uint32_t)r->o.init_seed);
     if (r->dut == NULL) return 1;
     r->info = tb_sys_info(r->dut);
