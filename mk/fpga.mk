@@ -325,8 +325,8 @@ ECP5_SEED         ?= 1
 # ECP5_ROUTER unset: router2 for the 85F builds (router1 did not converge on them in an hour, router2
 # routed the 32-lane unit in 10 minutes), router1 for the OrangeCrab builds and the FillPort 2 builds
 # (router2 diverged on ulx3s_m16_l1_e2_fp2 at every seed, router1 routed it; their figures in §11.3).
-# fpga/ecp5.sh also reads ECP5_PLACER (heap, the default, static or sa) and ECP5_HEATMAP=1 (router2's
-# congestion maps in the build's directory, for fpga/ecp5/congestion.py): §11.2, §11.3.
+# fpga/ecp5.sh also reads ECP5_HEATMAP=1 (router2's congestion maps in the build's directory, for
+# fpga/ecp5/congestion.py): §11.2, §11.3. ECP5_PLACER: below.
 ECP5_ROUTER       ?=
 ECP5_ROUTE_MIN    ?= 0
 ECP5_ROUTER2_BUILDS := ulx3s_m16_l16 ulx3s_m16_l32_rc probe_mlu_m16_l32 probe_mlu_m16_l32_rc probe_sys4_m16_l4 probe_sys4_m16_l4_rc ulx3s_sys4_m16_l4 ulx3s_sys4_m16_l2 \
@@ -339,8 +339,15 @@ ecp5_router = $(or $(ECP5_ROUTER),$(if $(filter $(1),$(ECP5_ROUTER2_BUILDS)),rou
 # included: 42.74 against 43.40 MHz estimated, and router1 stalled; docs/fpga.md §11.3)
 ECP5_TMG_WEIGHT   ?=
 ECP5_TMG60_BUILDS := ulx3s_sys4_m16_l1_fp2 ulx3s_sys2_m16_l1_fp2 ulx3s_sys2_m16_l1_rs ulx3s_sys4_m16_l1_rs \
-                     ulx3s_sys4_m16_l1_rs_an ulx3s_sys4_m16_l1_rsc_an ulx3s_sys4_m16_l1_rsc ulx3s_sys4_m16_l1_fp3
+                     ulx3s_sys4_m16_l1_rs_an ulx3s_sys4_m16_l1_rsc_an ulx3s_sys4_m16_l1_rsc
 ecp5_tmg = $(or $(ECP5_TMG_WEIGHT),$(if $(filter $(1),$(ECP5_TMG60_BUILDS)),60,))
+# nextpnr's placer (ECP5_PLACER: heap, static or sa; unset: the static placer for the builds below, HeAP
+# for the rest). The 4-SM board routes only from the static placer's spread placement (router2 comes
+# down to 868 overused wires from it, router1 routes it: 46.00 MHz; from HeAP's, neither router came
+# near: docs/fpga.md §11.3, "Five more routing experiments").
+ECP5_PLACER       ?=
+ECP5_STATIC_BUILDS := ulx3s_sys4_m16_l1_fp3
+ecp5_placer = $(or $(ECP5_PLACER),$(if $(filter $(1),$(ECP5_STATIC_BUILDS)),static,heap))
 # Anchored placement (fpga/ecp5.sh's ECP5_ANCHOR, the fraction of each SM's flip-flops bound to its own
 # region of the die; unset: 0.1 for the _an builds, none for the rest; docs/fpga.md §11.3).
 ECP5_ANCHOR       ?=
@@ -379,7 +386,7 @@ ECP5_DEPS := $(FPGA_RTL) $(filter-out $(RTL_SRC),$(RTL_SYS_SRC)) $(RTL_DEPS) $(w
 $(ECP5_DIR)/%/result.txt: $(ECP5_DEPS) $(ECP5_STAMP)
 	@mkdir -p $(ECP5_DIR)
 	@w='$(ecp5_$*)'; eval "set -- $$w"; \
-	  ECP5_ROUTER=$(call ecp5_router,$*) ECP5_ROUTE_MIN=$(ECP5_ROUTE_MIN) ECP5_TMG_WEIGHT=$(call ecp5_tmg,$*) ECP5_ANCHOR=$(call ecp5_anchor,$*) bash fpga/ecp5.sh $* "$$1" "$$2" "$$3" "$$4" "$$5" "$$6" "$$7" $(ECP5_DIR) $(ECP5_SEED)
+	  ECP5_ROUTER=$(call ecp5_router,$*) ECP5_PLACER=$(call ecp5_placer,$*) ECP5_ROUTE_MIN=$(ECP5_ROUTE_MIN) ECP5_TMG_WEIGHT=$(call ecp5_tmg,$*) ECP5_ANCHOR=$(call ecp5_anchor,$*) bash fpga/ecp5.sh $* "$$1" "$$2" "$$3" "$$4" "$$5" "$$6" "$$7" $(ECP5_DIR) $(ECP5_SEED)
 
 .PHONY: fpga-ecp5 fpga-ecp5-quick
 fpga-ecp5: ## ECP5 builds (ULX3S 85F, OrangeCrab 25F, the goal unit and system alone): LUTs, FFs, EBR, DSP, Fmax (docs/fpga.md §11; long)

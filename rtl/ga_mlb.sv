@@ -58,7 +58,10 @@
 //                      copies of the fields in small memories written by every FILL alongside the
 //                      registers and read by the hit's index (asynchronous reads, so distributed RAM
 //                      on the ECP5: TRELLIS_DPR16X4), one copy per read port (range: tb, size, loc;
-//                      location: tb, size). The registers stay the architectural state
+//                      location: tb, size); the hits' indexes come straight from the match
+//                      words (the range's by a priority encoder, the location's encoded as it is:
+//                      one-hot by OneLoc_A), with no one-hot word in between. The registers stay
+//                      the architectural state
 //                      and feed the comparators; with EndForm 2 nothing but the copies reads size_q,
 //                      so synthesis drops it. Invariant: every valid entry's copies equal its
 //                      registers (a FILL writes both; invalid entries' copies are never returned).
@@ -274,6 +277,17 @@ module ga_mlb #(
     onehot_idx = idx;
   endfunction
 
+  // Index of the lowest set bit (0 for an empty word): the highest set bit is taken first and every
+  // lower one overrides it.
+  function automatic logic [IdxW-1:0] lowest_idx(input logic [Entries-1:0] m);
+    logic [IdxW-1:0] idx;
+    idx = '0;
+    for (int i = Entries - 1; i >= 0; i--) begin
+      if (m[i]) idx = IdxW'(i);
+    end
+    lowest_idx = idx;
+  endfunction
+
   // AND-OR multiplexer of a 64-bit field with a one-hot select.
   function automatic logic [63:0] onehot_mux64(input logic [Entries-1:0] oh,
                                                input logic [Entries*64-1:0] vec);
@@ -285,26 +299,34 @@ module ga_mlb #(
     onehot_mux64 = r;
   endfunction
 
-  // Lowest index wins everywhere (spec §6.2, §6.3): the one-hot words of the hits and of the fill
-  // victim come from ga_first_one, which the ECP5 flow keeps as a module of its own (flattened into
-  // the multiplexers and write enables they drive, a 16-entry MLB costs 14 368 LUT4 instead of
-  // 8 673 there: rtl/ga_first_one.sv, docs/fpga.md §11.3).
-  logic [Entries-1:0] rng_first, loc_first;
-  ga_first_one #(.N(Entries)) u_rng_first (.m_i(rng_match), .oh_o(rng_first));
-  ga_first_one #(.N(Entries)) u_loc_first (.m_i(loc_match), .oh_o(loc_first));
-
+  // Lowest index wins everywhere (spec §6.2, §6.3). ReadForm 0: the one-hot words of the hits and
+  // of the fill victim come from ga_first_one, which the ECP5 flow keeps as a module of its own
+  // (flattened into the multiplexers and write enables they drive, a 16-entry MLB costs 14 368 LUT4
+  // instead of 8 673 there: rtl/ga_first_one.sv, docs/fpga.md §11.3).
   assign rng_hit_o  = |rng_match;
-  assign rng_idx_o  = onehot_idx(rng_first);
   assign loc_hit_o  = |loc_match;
-  assign loc_idx_o  = onehot_idx(loc_first);
 
   if (ReadForm == 0) begin : gen_read_mux
+    logic [Entries-1:0] rng_first, loc_first;
+    ga_first_one #(.N(Entries)) u_rng_first (.m_i(rng_match), .oh_o(rng_first));
+    ga_first_one #(.N(Entries)) u_loc_first (.m_i(loc_match), .oh_o(loc_first));
+    assign rng_idx_o  = onehot_idx(rng_first);
+    assign loc_idx_o  = onehot_idx(loc_first);
     assign rng_tb_o   = onehot_mux64(rng_first, tb_q);
     assign rng_size_o = onehot_mux64(rng_first, size_q);
     assign rng_loc_o  = onehot_mux64(rng_first, loc_q);
     assign loc_tb_o   = onehot_mux64(loc_first, tb_q);
     assign loc_size_o = onehot_mux64(loc_first, size_q);
   end else begin : gen_read_ram
+    // ReadForm 1 needs the hits' indexes only (the copies' read addresses), so no one-hot word is
+    // made: the range hit's index is a priority encoder of the match word, one function that
+    // synthesis maps whole; the location hit needs no priority at all, since at most one valid
+    // entry holds any location (OneLoc_A, spec §6.3 rule 1; the simulation assertion
+    // OneEntryPerLocation_A below), so its match word is one-hot and is encoded as it is. Both
+    // shorten the path from the compares to the copies' read address, the 4-SM ECP5 board's
+    // critical path (docs/fpga.md §11.3); ReadForm 0 keeps the selects its figures were taken with.
+    assign rng_idx_o  = lowest_idx(rng_match);
+    assign loc_idx_o  = onehot_idx(loc_match);
     // The copies (declared above): written by a FILL at the edge that writes the victim's
     // registers, never reset (an invalid entry's copy is never returned: a miss returns zeros). One
     // memory per field; synthesis gives each read port its own copy of the memory.
