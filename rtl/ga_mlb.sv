@@ -299,10 +299,10 @@ module ga_mlb #(
     onehot_mux64 = r;
   endfunction
 
-  // Lowest index wins everywhere (spec §6.2, §6.3). ReadForm 0: the one-hot words of the hits and
-  // of the fill victim come from ga_first_one, which the ECP5 flow keeps as a module of its own
-  // (flattened into the multiplexers and write enables they drive, a 16-entry MLB costs 14 368 LUT4
-  // instead of 8 673 there: rtl/ga_first_one.sv, docs/fpga.md §11.3).
+  // Lowest index wins everywhere (spec §6.2, §6.3). The one-hot words of the fill victim (below) and,
+  // with ReadForm 0, of the hits come from ga_first_one, which the ECP5 flow keeps as a module of its
+  // own (flattened into the multiplexers and write enables they drive, a 16-entry MLB costs 14 368
+  // LUT4 instead of 8 673 there: rtl/ga_first_one.sv, docs/fpga.md §11.3).
   assign rng_hit_o  = |rng_match;
   assign loc_hit_o  = |loc_match;
 
