@@ -343,8 +343,8 @@ ECP5_TMG60_BUILDS := ulx3s_sys4_m16_l1_fp2 ulx3s_sys2_m16_l1_fp2 ulx3s_sys2_m16_
 ecp5_tmg = $(or $(ECP5_TMG_WEIGHT),$(if $(filter $(1),$(ECP5_TMG60_BUILDS)),60,))
 # nextpnr's placer (ECP5_PLACER: heap, static or sa; unset: the static placer for the builds below, HeAP
 # for the rest). The 4-SM board routes only from the static placer's spread placement (router2 comes
-# down to 868 overused wires from it, router1 routes it: 46.00 MHz; from HeAP's, neither router came
-# near: docs/fpga.md §11.3, "Five more routing experiments").
+# down to 868 overused wires from it, router1 routes it: 48.28 MHz at seed 1; from HeAP's, neither
+# router came near: docs/fpga.md §11.3, "Five more routing experiments").
 ECP5_PLACER       ?=
 ECP5_STATIC_BUILDS := ulx3s_sys4_m16_l1_fp3
 ecp5_placer = $(or $(ECP5_PLACER),$(if $(filter $(1),$(ECP5_STATIC_BUILDS)),static,heap))
