@@ -69,9 +69,9 @@ $(foreach c,$(FPGA_SIM_CFGS),$(eval $(call fsim_model,$(c))))
 #   ulx3s_sys2_rs  the ulx3s_sys2_m16_l1_rs build, the system board that meets 50 MHz: 2 SMs, 16-entry
 #               MLBs, 1 lane, full width, EndForm 2, ReadForm 1, FillPort 2, ReqSlice 1 (its clock
 #               settings apart: the PLL stand-in passes the clock through)
-#   ulx3s_sys4_f3  the ulx3s_sys4_m16_l1_fp3 build: 4 SMs, 16-entry MLBs, 1 lane, full width, EndForm 2,
-#               ReadForm 1, FillPort 3, ReqSlice 1, RegCheck 1
-FPGA_SIM_SYS_CFGS := ulx3s_sys4 oc_sys2 ulx3s_sys2_rs ulx3s_sys4_f3
+#   ulx3s_sys4_vr  the ulx3s_sys4_m16_l1_vr build: 4 SMs, 16-entry MLBs, 1 lane, full width, EndForm 2,
+#               ReadForm 2, FillPort 4, ReqSlice 1, RegCheck 1
+FPGA_SIM_SYS_CFGS := ulx3s_sys4 oc_sys2 ulx3s_sys2_rs ulx3s_sys4_vr
 fsys_top_ulx3s_sys4 := ga_board_ulx3s
 fsys_def_ulx3s_sys4 := GAB_TOP_ULX3S
 fsys_par_ulx3s_sys4 := -GNumSms=4 -GMlbEntries=16 -GLanes=4 -GMemRegOut=1 -GBaud=7500000
@@ -79,10 +79,10 @@ fsys_top_ulx3s_sys2_rs := ga_board_ulx3s
 fsys_def_ulx3s_sys2_rs := GAB_TOP_ULX3S
 fsys_par_ulx3s_sys2_rs := -GNumSms=2 -GMlbEntries=16 -GLanes=1 -GMemRegOut=1 -GEndForm=2 -GReadForm=1 \
                           -GFillPort=2 -GReqSlice=1 -GBaud=7500000
-fsys_top_ulx3s_sys4_f3 := ga_board_ulx3s
-fsys_def_ulx3s_sys4_f3 := GAB_TOP_ULX3S
-fsys_par_ulx3s_sys4_f3 := -GNumSms=4 -GMlbEntries=16 -GLanes=1 -GMemRegOut=1 -GEndForm=2 -GReadForm=1 \
-                          -GFillPort=3 -GReqSlice=1 -GRegCheck=1 -GBaud=7500000
+fsys_top_ulx3s_sys4_vr := ga_board_ulx3s
+fsys_def_ulx3s_sys4_vr := GAB_TOP_ULX3S
+fsys_par_ulx3s_sys4_vr := -GNumSms=4 -GMlbEntries=16 -GLanes=1 -GMemRegOut=1 -GEndForm=2 -GReadForm=2 \
+                          -GFillPort=4 -GReqSlice=1 -GRegCheck=1 -GBaud=7500000
 fsys_top_oc_sys2    := ga_board_orangecrab
 fsys_def_oc_sys2    := GAB_TOP_ORANGECRAB
 fsys_par_oc_sys2    := -GNumSms=2 -GMlbEntries=8 -GLanes=1 -GVaKeep=16 -GMdKeep=16 -GCntW=16 -GMemRegOut=1 -GBaud=6000000
@@ -116,7 +116,7 @@ fpga-sim: $(GAPROBE) $(foreach c,$(FPGA_SIM_CFGS),$(FSIM_DIR)/$(c)/gab_bench) ##
 	@bash fpga/sim/run.sh --build $(BUILD) --ops $(FSIM_OPS) --seed $(FSIM_SEED) $(FPGA_SIM_CFGS)
 
 .PHONY: fpga-sim-sys
-fpga-sim-sys: $(GAPROBE) $(foreach c,$(FPGA_SIM_SYS_CFGS),$(FSIM_DIR)/$(c)/gab_bench) ## ECP5 system board tops (4 SMs twice, one of them the FillPort 3 board; 2 SMs twice, one of them the 50 MHz build's) in Verilator behind a pty, driven by gaprobe, checked against the model's SMs (test-full)
+fpga-sim-sys: $(GAPROBE) $(foreach c,$(FPGA_SIM_SYS_CFGS),$(FSIM_DIR)/$(c)/gab_bench) ## ECP5 system board tops (4 SMs twice, one of them the ReadForm 2, FillPort 4 board; 2 SMs twice, one of them the 50 MHz build's) in Verilator behind a pty, driven by gaprobe, checked against the model's SMs (test-full)
 	@bash fpga/sim/run.sh --build $(BUILD) --ops $(FSIM_OPS) --seed $(FSIM_SEED) $(FPGA_SIM_SYS_CFGS)
 
 # ---------------------------------------------------------------------------------------------------
@@ -216,7 +216,8 @@ FPGA_LINT_CFGS := ga_board_core: ga_board_core:VaKeep=12,MdKeep=16,CntW=16,MlbEn
                   ga_board_orangecrab:NumSms=2,MlbEntries=8,VaKeep=16,MdKeep=16,CntW=16 \
                   ga_ecp5_probe:NumSms=3,Lanes=1,RegLookup=0 ga_board_core:MlbEntries=4,EndForm=2,ReadForm=1,FillPort=2 \
                   ga_board_core:NumSms=2,MlbEntries=4,FillPort=2 ga_board_core:NumSms=2,MlbEntries=4,FillPort=2,ReqSlice=1 \
-                  ga_board_ulx3s:NumSms=2,MlbEntries=4,ReqSlice=1 ga_ecp5_probe:NumSms=2,Lanes=1,ReqSlice=1
+                  ga_board_ulx3s:NumSms=2,MlbEntries=4,ReqSlice=1 ga_ecp5_probe:NumSms=2,Lanes=1,ReqSlice=1 \
+                  ga_board_ulx3s:NumSms=2,MlbEntries=4,EndForm=2,ReadForm=2,FillPort=4,ReqSlice=1,RegCheck=1
 # What fpga-lint reads: every board-side source (the ECP5 board tops and their PLL stand-in apart, which
 # only the Verilator lint reads).
 FPGA_LINT_SRC  := $(FPGA_RTL) fpga/rtl/ga_board_hx8k.sv fpga/rtl/ga_board_icebreaker.sv fpga/sim/ga_pll_stub.sv \
@@ -311,13 +312,19 @@ deps-ecp5: $(ECP5_STAMP) ## Install the pinned YoWASP Yosys + nextpnr-ecp5 into 
 #   ulx3s_sys4_m16_l1_fp3  ulx3s_sys4_m16_l1_rsc with FillPort 3 (an INVAL names its MLB entry by the
 #                     location lookup made at its acceptance: two sets of location compares per MLB
 #                     instead of three; co-simulated as s4_t7_m16_l4_f3; docs/fpga.md §11.3)
+#   ulx3s_sys4_m16_l1_lr  ulx3s_sys4_m16_l1_fp3 with ReadForm 2 (the location hit's fields read from the
+#                     MLB's copies in the accept stage's cycle, at the registered index, instead of at the
+#                     acceptance; co-simulated as s4_t7_m16_l4_lr; docs/fpga.md §11.3)
+#   ulx3s_sys4_m16_l1_vr  ulx3s_sys4_m16_l1_lr with FillPort 4 (the MLB's fill victim registered a cycle
+#                     early; co-simulated as s4_t7_m16_l4_vr; docs/fpga.md §11.3)
 #   orangecrab_sys2_m8_va16  OrangeCrab 25F system board top: 2 SMs, 8-entry MLBs, 1 lane, VA and md kept
 #                     to 16 bits (orangecrab_m8_va16's core twice), 48 MHz
 ECP5_BUILDS       := orangecrab_m8_va16 orangecrab_m8 ulx3s_m16_l16 ulx3s_m16_l32_rc probe_mlu_m16_l32 probe_mlu_m16_l32_rc probe_sys4_m16_l4 \
                      probe_sys4_m16_l4_rc ulx3s_sys4_m16_l4 ulx3s_sys4_m16_l2 ulx3s_sys4_m16_l1 orangecrab_sys2_m8_va16 \
                      ulx3s_m16_l1 ulx3s_m16_l1_e2 ulx3s_m16_l1_e2_rd ulx3s_m16_l1_e2_fp ulx3s_m16_l1_e2_fp2 ulx3s_m16_l32_rd \
                      ulx3s_sys4_m16_l4_rd ulx3s_sys4_m16_l1_fp2 ulx3s_sys2_m16_l1_fp2 ulx3s_sys2_m16_l1_rs ulx3s_sys4_m16_l1_rs \
-                     ulx3s_sys4_m16_l1_rs_an ulx3s_sys4_m16_l1_rsc_an ulx3s_sys4_m16_l1_rsc ulx3s_sys4_m16_l1_fp3
+                     ulx3s_sys4_m16_l1_rs_an ulx3s_sys4_m16_l1_rsc_an ulx3s_sys4_m16_l1_rsc ulx3s_sys4_m16_l1_fp3 \
+                     ulx3s_sys4_m16_l1_lr ulx3s_sys4_m16_l1_vr
 ECP5_BUILDS_QUICK := orangecrab_m8_va16
 ECP5_SEED         ?= 1
 # nextpnr's router for the routing pass (router1, nextpnr's default, or router2) and a limit on that pass
@@ -343,10 +350,10 @@ ECP5_TMG60_BUILDS := ulx3s_sys4_m16_l1_fp2 ulx3s_sys2_m16_l1_fp2 ulx3s_sys2_m16_
 ecp5_tmg = $(or $(ECP5_TMG_WEIGHT),$(if $(filter $(1),$(ECP5_TMG60_BUILDS)),60,))
 # nextpnr's placer (ECP5_PLACER: heap, static or sa; unset: the static placer for the builds below, HeAP
 # for the rest). The 4-SM board routes only from the static placer's spread placement (router2 comes
-# down to 868 overused wires from it, router1 routes it: 48.28 MHz at seed 1; from HeAP's, neither
-# router came near: docs/fpga.md §11.3, "Five more routing experiments").
+# down to 868 overused wires from it, router1 routes it: 48.28 MHz at seed 1 for _fp3, 50.38 for _vr;
+# from HeAP's, neither router came near: docs/fpga.md §11.3, "Five more routing experiments").
 ECP5_PLACER       ?=
-ECP5_STATIC_BUILDS := ulx3s_sys4_m16_l1_fp3
+ECP5_STATIC_BUILDS := ulx3s_sys4_m16_l1_fp3 ulx3s_sys4_m16_l1_lr ulx3s_sys4_m16_l1_vr
 ecp5_placer = $(or $(ECP5_PLACER),$(if $(filter $(1),$(ECP5_STATIC_BUILDS)),static,heap))
 # Anchored placement (fpga/ecp5.sh's ECP5_ANCHOR, the fraction of each SM's flip-flops bound to its own
 # region of the die; unset: 0.1 for the _an builds, none for the rest; docs/fpga.md §11.3).
@@ -379,6 +386,8 @@ ecp5_ulx3s_sys4_m16_l1_rs_an := $(ecp5_ulx3s_sys4_m16_l1_rs)
 ecp5_ulx3s_sys4_m16_l1_rsc := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 2 -set ReqSlice 1 -set RegCheck 1" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_sys4_m16_l1_rsc_an := $(ecp5_ulx3s_sys4_m16_l1_rsc)
 ecp5_ulx3s_sys4_m16_l1_fp3 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 3 -set ReqSlice 1 -set RegCheck 1" constraints/ulx3s_85f.lpf
+ecp5_ulx3s_sys4_m16_l1_lr := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 2 -set FillPort 3 -set ReqSlice 1 -set RegCheck 1" constraints/ulx3s_85f.lpf
+ecp5_ulx3s_sys4_m16_l1_vr := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 2 -set FillPort 4 -set ReqSlice 1 -set RegCheck 1" constraints/ulx3s_85f.lpf
 ecp5_orangecrab_sys2_m8_va16 := 25k CSFBGA285 8 48 ga_board_orangecrab "-set NumSms 2 -set MlbEntries 8 -set Lanes 1 -set VaKeep 16 -set MdKeep 16 -set CntW 16 -set MemRegOut 1" constraints/orangecrab_25f.lpf
 ECP5_DEPS := $(FPGA_RTL) $(filter-out $(RTL_SRC),$(RTL_SYS_SRC)) $(RTL_DEPS) $(wildcard fpga/ecp5/*.sv) fpga/ecp5.sh fpga/ecp5/result.py fpga/ecp5/placed_paths.py fpga/ecp5/nextpnr_json.py \
              fpga/ecp5/anchor.py

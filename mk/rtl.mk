@@ -71,6 +71,8 @@ RTL_LINT_CFGS := \
   ga_mlb:TagBits=7,Entries=1,EndForm=2 ga_mlb:TagBits=16,Entries=16,EndForm=2,AgeForm=1 \
   ga_mlb:TagBits=7,Entries=1,ReadForm=1 ga_mlb:TagBits=16,Entries=16,EndForm=2,AgeForm=1,ReadForm=1 \
   ga_mlb:TagBits=7,Entries=1,FillPort=1 ga_mlb:TagBits=7,Entries=1,FillPort=2 ga_mlb:TagBits=7,Entries=1,FillPort=3 ga_mlb:TagBits=16,Entries=16,EndForm=2,AgeForm=1,ReadForm=1,FillPort=1 \
+  ga_mlb:TagBits=7,Entries=1,ReadForm=2 ga_mlb:TagBits=16,Entries=16,EndForm=2,AgeForm=1,ReadForm=2,FillPort=3 \
+  ga_mlb:TagBits=7,Entries=1,FillPort=4 ga_mlb:TagBits=16,Entries=16,EndForm=2,AgeForm=1,ReadForm=2,FillPort=4 \
   ga_check:TagBits=7,Lanes=1 ga_check:TagBits=16,Lanes=32 \
   ga_check:TagBits=7,Lanes=1,EndForm=1 ga_check:TagBits=16,Lanes=32,EndForm=1 \
   ga_check:TagBits=7,Lanes=5,RegStages=1 ga_check:TagBits=16,Lanes=32,EndForm=1,RegStages=2 \
@@ -84,7 +86,11 @@ RTL_LINT_CFGS := \
   ga_mlu:TagBits=7,MlbEntries=16,Lanes=32,EndForm=1,RegLookup=1,RegCheck=3,HwOnly=0,HasIndex=0 \
   ga_mlu:TagBits=16,MlbEntries=8,Lanes=2,RegLookup=1,RegCheck=1 ga_mlu:TagBits=7,MlbEntries=8,Lanes=1,FillPort=1 \
   ga_mlu:TagBits=7,MlbEntries=8,Lanes=1,FillPort=2 ga_mlu:TagBits=7,MlbEntries=8,Lanes=1,FillPort=3 ga_mlu:TagBits=16,MlbEntries=16,Lanes=2,RegLookup=1,RegCheck=1,FillPort=2 \
-  ga_mlu:TagBits=16,MlbEntries=16,Lanes=32,EndForm=2,RegLookup=1,RegCheck=3,ReadForm=1,FillPort=1
+  ga_mlu:TagBits=16,MlbEntries=16,Lanes=32,EndForm=2,RegLookup=1,RegCheck=3,ReadForm=1,FillPort=1 \
+  ga_mlu:TagBits=7,MlbEntries=16,Lanes=1,EndForm=2,RegLookup=1,RegCheck=1,ReadForm=2,FillPort=3,HwOnly=0 \
+  ga_mlu:TagBits=7,MlbEntries=16,Lanes=1,EndForm=2,RegLookup=1,RegCheck=1,ReadForm=2,FillPort=4,HwOnly=0 \
+  ga_mlu:TagBits=16,MlbEntries=8,Lanes=2,FillPort=4 \
+  ga_mlu:TagBits=16,MlbEntries=8,Lanes=4,RegLookup=1,ReadForm=2
 
 # Yosys generic synthesis runs: name, top, chparam arguments. The 32-lane runs (ga_mlu: minutes;
 # ga_check: about 2 minutes) are kept out of rtl-check (target rtl-yosys-big); rtl-check synthesises
@@ -125,7 +131,7 @@ rtl-check: ## Every RTL flow: lint, rtl-yosys, rtl-icarus (with icarus-smoke), r
 	@$(MAKE) --no-print-directory --output-sync=target lint rtl-yosys rtl-icarus rtl-vsmoke rtl-params mutants-apply
 	@echo "rtl-check: all RTL flows passed"
 
-# Illegal parameter values (51 cases over the ranges of the 14 blocks of rtl/ and fpga/rtl/, and a
+# Illegal parameter values (54 cases over the ranges of the blocks of rtl/ and fpga/rtl/, and a
 # legal control per block): Verilator, Yosys and Icarus must each refuse every one with the message of
 # the block that owns the range.
 rtl-params: ## Every block refuses illegal parameter values in Verilator, Yosys and Icarus (scripts/rtl_params.sh)

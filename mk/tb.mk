@@ -23,9 +23,12 @@ TB_LAYOUTS   := $(shell bash scripts/layouts.sh --rtl)
 # cycle early and a walker result taken from its second cycle: with RegCheck 1 and 0); t7_m16_l1_fp3
 # FillPort 3 (as 2, and an INVAL names its entry by the location lookup made at its acceptance: one
 # MLU of the 4-SM ECP5 board ulx3s_sys4_m16_l1_fp3, with its EndForm 2, ReadForm 1 and RegCheck 1);
-# the others keep FillPort 0, one select for both.
+# t7_m8_l1_fp4 FillPort 4 (as 3, and the fill victim registered a cycle early: fp2's options otherwise,
+# RegCheck 0, where a walker result can arrive in a cycle the accept stage commands the MLB and must
+# wait one more; the cosim mutant fp4_settle's configuration); the others keep FillPort 0, one
+# select for both.
 # Run by cosim-quick and cosim-opt (make test: test-hw).
-TB_CFGS_OPT  := t7_m8_l1_rl t16_m16_l32_rl t7_m8_l1_rc t16_m16_l32_rc t16_m8_l1_rc1 t7_m8_l1_fp2 t7_m16_l1_fp3
+TB_CFGS_OPT  := t7_m8_l1_rl t16_m16_l32_rl t7_m8_l1_rc t16_m16_l32_rc t16_m8_l1_rc1 t7_m8_l1_fp2 t7_m16_l1_fp3 t7_m8_l1_fp4
 tb_gx_t7_m8_l1_rl    := -GRegLookup=1 -GEndForm=1
 tb_gx_t16_m16_l32_rl := -GRegLookup=1 -GEndForm=1 -GFillPort=2
 tb_gx_t7_m8_l1_rc    := -GRegLookup=1 -GEndForm=1 -GRegCheck=3 -GReadForm=1
@@ -33,6 +36,7 @@ tb_gx_t16_m16_l32_rc := -GRegLookup=1 -GEndForm=2 -GRegCheck=3 -GReadForm=1 -GFi
 tb_gx_t16_m8_l1_rc1  := -GRegLookup=1 -GEndForm=1 -GRegCheck=1 -GFillPort=2
 tb_gx_t7_m8_l1_fp2   := -GRegLookup=1 -GEndForm=1 -GFillPort=2
 tb_gx_t7_m16_l1_fp3  := -GRegLookup=1 -GEndForm=2 -GReadForm=1 -GRegCheck=1 -GFillPort=3
+tb_gx_t7_m8_l1_fp4   := -GRegLookup=1 -GEndForm=1 -GFillPort=4
 TB_JOBS      ?= 2
 # make cosim: random requests per (configuration x layout) run, 32 runs (4 layouts): COSIM_OPS for
 # each of the 16 runs of a 1-lane configuration, COSIM_OPS_WIDE for each of the 16 runs of a 32-lane
@@ -328,15 +332,17 @@ bench-rtl: tb-deps $(BUILD)/cosim/$(TB_BENCH_CFG)/ga_rtlbench ## Cycle latencies
 # System co-simulation (issue 14): ga_system, NumSms MLUs sharing one metadata memory port and one
 # runtime port, in lockstep with one golden-model checker per SM (tb/sys/tb_sys.c; the checker,
 # stimulus and memory models of tb/cosim/ are reused per SM). Configurations
-# s<NumSms>_t<TagBits>_m<MlbEntries>_l<Lanes>[_rl|_rc|_fp|_fs|_fc|_f3] (rl: RegLookup 1 and EndForm 1, the FPGA
+# s<NumSms>_t<TagBits>_m<MlbEntries>_l<Lanes>[_rl|_rc|_fp|_fs|_fc|_f3|_lr|_vr] (rl: RegLookup 1 and EndForm 1, the FPGA
 # options; rc: and RegCheck 3, ReadForm 1 and FillPort 1; fp: RegLookup 1, EndForm 2, ReadForm 1 and FillPort 2,
 # the MLU options of the 16-entry ECP5 system builds, docs/fpga.md §11.3; fs: fp and ga_system's ReqSlice 1,
 # the register stage in front of each MLU; fc: fs and RegCheck 1, the check's inputs registered, as the
 # 4-SM builds ulx3s_sys4_m16_l1_rsc and _rsc_an; f3: fc with FillPort 3, an INVAL by the location lookup
-# of its acceptance, as ulx3s_sys4_m16_l1_fp3); LSU ids of 4 bits (each MLU has 5: the runtime port's id).
+# of its acceptance, as ulx3s_sys4_m16_l1_fp3; lr: f3 with ReadForm 2, the location hit's fields read
+# late from the registered index, as ulx3s_sys4_m16_l1_lr; vr: lr with FillPort 4, the fill victim
+# registered a cycle early, as ulx3s_sys4_m16_l1_vr); LSU ids of 4 bits (each MLU has 5: the runtime port's id).
 #   build/verilator/sys-<cfg>/   Verilator output      build/cosim/sys-<cfg>/ga_syscosim   harness
 TB_SYS_CFGS  := s4_t7_m16_l1 s2_t16_m8_l32 s3_t16_m16_l1_rl s8_t7_m4_l1 s4_t7_m16_l1_rc s4_t7_m16_l4_fp s4_t7_m16_l4_fs \
-                s4_t7_m16_l4_fc s4_t7_m16_l4_f3
+                s4_t7_m16_l4_fc s4_t7_m16_l4_f3 s4_t7_m16_l4_lr s4_t7_m16_l4_vr
 tb_sys_n     = $(patsubst s%,%,$(word 1,$(subst _, ,$(1))))
 tb_sys_t     = $(patsubst t%,%,$(word 2,$(subst _, ,$(1))))
 tb_sys_m     = $(patsubst m%,%,$(word 3,$(subst _, ,$(1))))
@@ -348,7 +354,9 @@ tb_sys_gx    = $(if $(filter rl,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEnd
                $(filter fp,$(word 5,$(subst _, ,$(1)))),$(tb_sys_fp_g))$(if \
                $(filter fs,$(word 5,$(subst _, ,$(1)))),$(tb_sys_fp_g) -GReqSlice=1)$(if \
                $(filter fc,$(word 5,$(subst _, ,$(1)))),$(tb_sys_fp_g) -GReqSlice=1 -GRegCheck=1)$(if \
-               $(filter f3,$(word 5,$(subst _, ,$(1)))),$(tb_sys_rd_g) -GFillPort=3 -GReqSlice=1 -GRegCheck=1)
+               $(filter f3,$(word 5,$(subst _, ,$(1)))),$(tb_sys_rd_g) -GFillPort=3 -GReqSlice=1 -GRegCheck=1)$(if \
+               $(filter lr,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEndForm=2 -GReadForm=2 -GFillPort=3 -GReqSlice=1 -GRegCheck=1)$(if \
+               $(filter vr,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEndForm=2 -GReadForm=2 -GFillPort=4 -GReqSlice=1 -GRegCheck=1)
 tb_sys_class = Vga_system_$(1)
 TB_SYS_OBJ   := $(BUILD)/tb/rel/sys/tb_sys.o
 TB_SYS_LIBO  := $(filter-out $(BUILD)/tb/rel/tb_main.o,$(TB_OBJ_REL))
@@ -364,7 +372,7 @@ SYS_QUICK_OPS_WIDE ?= 1500
 # newest ECP5 system builds: RegLookup 1, EndForm 2, ReadForm 1, FillPort 2 and ga_system's ReqSlice 1),
 # 2 x 4 layouts x 130 000 = 1.04 million random LSU requests (the run fails under 10^6). The other
 # system configurations (s4_t7_m16_l4_fp: the same without the stage): make cosim-sys.
-TB_SYS_CI_CFGS ?= s4_t7_m16_l1 s4_t7_m16_l4_fs
+TB_SYS_CI_CFGS ?= s4_t7_m16_l1 s4_t7_m16_l4_vr
 SYS_CI_OPS     ?= 130000
 SYS_CI_MIN_LSU ?= 1000000
 

@@ -27,7 +27,8 @@
 // (FillPort 0, the default: no inv_loc_i compares; an INVAL uses the FILL's, on upd_loc_i. FillPort 2:
 // the FILL's compares are registered, from the cycle before, so the victim starts at flip-flops.
 // FillPort 3: as 2, and an INVAL names its entry by index (upd_idx_i, inv_hit_i): no inv_loc_i
-// compares either, two sets of location compares in all.)
+// compares either, two sets of location compares in all. FillPort 4: as 3, and the whole victim is
+// registered a cycle early, so a FILL's write starts at flip-flops.)
 //
 // Replacement is true LRU kept as an age permutation age_0..age_{N-1} of 0..N-1 (0 = most recently
 // used). Touch i: every j with age_j < age_i ages by one, age_i <- 0. Flush: age_i <- i. Invalidate
@@ -52,7 +53,7 @@
 //                      computed from the registers alone, so that a FILL's age update waits for the
 //                      victim by two gate levels instead of an encoder, a multiplexer and a compare
 //                      (the FPGA builds, docs/fpga.md §5.4).
-//   ReadForm 0 | 1     how a hit's fields are returned (same function: the invariant RamCopy_A and
+//   ReadForm 0 .. 2    how a hit's fields are returned (same function: the invariant RamCopy_A and
 //                      the lookups, proved by the formal jobs mlb4_inv_e2 and mlb4_lookup_e2).
 //                      0 (default): one-hot AND-OR multiplexers over the entry registers. 1: from
 //                      copies of the fields in small memories written by every FILL alongside the
@@ -67,7 +68,16 @@
 //                      registers (a FILL writes both; invalid entries' copies are never returned).
 //                      For the 16-entry full-width ECP5 builds, whose routing the entry registers'
 //                      16-to-1 multiplexers congest (docs/fpga.md §11.3).
-//   FillPort 0 .. 3    where an INVAL's location comes from and how a FILL's is compared. 0
+//                      2: as 1, but the location lookup returns its hit and index only, and
+//                      loc_tb_o / loc_size_o are the copies of entry loc_rd_idx_i, whatever it is
+//                      (no hit gate): the top reads the fields of an entry a lookup hit in an earlier
+//                      cycle by registering loc_idx_o and presenting it here, so the read starts at a
+//                      register instead of behind the compares. They are that entry's fields as long
+//                      as the entry is valid and no FILL came since the lookup (the copies change
+//                      only at a FILL; RamCopy_A); the top keeps that (ga_mlu ReadForm 2). For the
+//                      4-SM ECP5 board, whose critical path ran from the request register through the
+//                      location compares to the copies' read port (docs/fpga.md §11.3).
+//   FillPort 0 .. 4    where an INVAL's location comes from and how a FILL's is compared. 0
 //                      (default): an INVAL's is upd_loc_i, as a FILL's (one set of comparators
 //                      serves both; inv_loc_i is not read). 1: inv_loc_i, with
 //                      comparators of its own (Entries 64-bit compares more), so that the top can
@@ -90,6 +100,14 @@
 //                      (at most one: OneEntryPerLocation), which inv_loc_i then serves only to
 //                      state. ga_mlu FillPort 3 keeps it with the location lookup of the
 //                      INVALIDATE's md made at its acceptance (the lookup MEMCHECK.G makes).
+//                      4: as 3 for an INVAL, and the FILL's whole victim is registered a cycle
+//                      early (vic_q: this cycle's compares, valid bits and ages), so a FILL's
+//                      state update and copy write start at flip-flops. Its contract (VicPre, the
+//                      port property FillPre_P with FillPort 4, assertion VicPre_A) is FillPre's
+//                      with no command at all in the cycle before the FILL (not only no FILL), so
+//                      that the valid bits and ages the victim was chosen from are still there.
+//                      ga_mlu FillPort 4 keeps it by settling a walker result only over a cycle
+//                      with no MLB command (docs/fpga.md §11.3).
 //
 // Interfaces: lookups are combinational and have no handshake. The update port is a command that
 // takes effect at the next rising edge, one command per cycle by construction; the top issues TOUCH
@@ -135,16 +153,19 @@ module ga_mlb #(
   output logic [IdxW-1:0]               loc_idx_o,
   output logic [63:0]                   loc_tb_o,
   output logic [63:0]                   loc_size_o,
+  /* verilator lint_off UNUSEDSIGNAL */               // ReadForm 2 only
+  input  logic [IdxW-1:0]               loc_rd_idx_i, // ReadForm 2: the entry loc_tb_o/loc_size_o read
+  /* verilator lint_on UNUSEDSIGNAL */
 
   // State update: one command per cycle, applied at the next edge
   input  logic [ga_pkg::MlbOpW-1:0]     upd_op_i,
-  input  logic [IdxW-1:0]               upd_idx_i,   // TOUCH (FillPort 3: and INVAL)
+  input  logic [IdxW-1:0]               upd_idx_i,   // TOUCH (FillPort 3, 4: and INVAL)
   input  logic [63:0]                   upd_tb_i,    // FILL
   input  logic [63:0]                   upd_size_i,  // FILL
   input  logic [63:0]                   upd_loc_i,   // FILL (FillPort 0: and INVAL)
-  /* verilator lint_off UNUSEDSIGNAL */               // inv_loc_i: FillPort 1..3; inv_hit_i: 3
-  input  logic [63:0]                   inv_loc_i,   // INVAL (FillPort 1, 2; 3: the contract only)
-  input  logic                          inv_hit_i,   // INVAL (FillPort 3): clear entry upd_idx_i
+  /* verilator lint_off UNUSEDSIGNAL */               // inv_loc_i: FillPort 1..4; inv_hit_i: 3, 4
+  input  logic [63:0]                   inv_loc_i,   // INVAL (FillPort 1, 2; 3, 4: the contract only)
+  input  logic                          inv_hit_i,   // INVAL (FillPort 3, 4): clear entry upd_idx_i
   /* verilator lint_on UNUSEDSIGNAL */
   output logic [IdxW-1:0]               fill_idx_o   // the entry a FILL at upd_loc_i writes
 );
@@ -161,14 +182,14 @@ module ga_mlb #(
   // blocks, so it stops at time 0 instead.
   localparam bit ParamsBad = (TagBits != 7 && TagBits != 16) || (Entries < 1) || (Entries > 64) ||
                              (EndForm < 0) || (EndForm > 2) || (AgeForm != 0 && AgeForm != 1) ||
-                             (ReadForm != 0 && ReadForm != 1) || (FillPort < 0) || (FillPort > 3);
+                             (ReadForm < 0) || (ReadForm > 2) || (FillPort < 0) || (FillPort > 4);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm 0..2, FillPort 0..3, AgeForm and ReadForm 0 or 1");
+    if (ParamsBad) $fatal(1, "ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm 0..2, ReadForm 0..2, FillPort 0..4, AgeForm 0 or 1");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm 0..2, FillPort 0..3, AgeForm and ReadForm 0 or 1");
+    $error("ga_mlb: TagBits must be 7 or 16, Entries 1..64, EndForm 0..2, ReadForm 0..2, FillPort 0..4, AgeForm 0 or 1");
   end
 `endif
 
@@ -221,6 +242,8 @@ module ga_mlb #(
   logic [Entries-1:0] upd_cmp;      // loc == upd_loc_i, this cycle's compares (FillPort 2, 3: in fm_q
                                     // the cycle after)
   logic [Entries-1:0] fm_q;         // FillPort 2, 3: upd_cmp of the cycle before (else unused, 0)
+  logic [Entries-1:0] now_match;    // valid and loc == upd_loc_i, this cycle's compares (FillPort 4's
+                                    // victim, registered for the next cycle)
   logic [Entries-1:0] inv_match;    // valid and holds the INVAL's location (FillPort 0: upd_match;
                                     // 3: the valid entry the INVAL names)
   logic [Entries-1:0] is_oldest;    // age == Entries - 1
@@ -243,8 +266,9 @@ module ga_mlb #(
                           && (tb_q[i*64 + V +: TagBits] == rng_tag) && covers;  // M2, M3
     assign loc_match[i] = valid_q[i] && (loc_q[i*64 +: 64] == loc_i);
     assign upd_cmp[i]   = (loc_q[i*64 +: 64] == upd_loc_i);
-    assign upd_match[i] = valid_q[i] && ((FillPort >= 2) ? fm_q[i] : upd_cmp[i]);
-    if (FillPort == 3) begin : gen_inv_idx
+    assign upd_match[i] = valid_q[i] && ((FillPort == 2 || FillPort == 3) ? fm_q[i] : upd_cmp[i]);
+    assign now_match[i] = valid_q[i] && upd_cmp[i];
+    if (FillPort >= 3) begin : gen_inv_idx
       assign inv_match[i] = valid_q[i] && inv_hit_i && (upd_idx_i == IdxW'(i));
     end else if (FillPort != 0) begin : gen_inv_cmp
       assign inv_match[i] = valid_q[i] && (loc_q[i*64 +: 64] == inv_loc_i);
@@ -255,7 +279,7 @@ module ga_mlb #(
   end
 
   // FillPort 2, 3: the FILL's compares a cycle early (the FillPre contract makes them this cycle's).
-  if (FillPort >= 2) begin : gen_fill_pre
+  if (FillPort == 2 || FillPort == 3) begin : gen_fill_pre
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         fm_q <= '0;
@@ -340,24 +364,44 @@ module ga_mlb #(
     assign rng_tb_o   = {64{rng_hit_o}} & ram_tb[rng_idx_o];
     assign rng_size_o = {64{rng_hit_o}} & ram_size[rng_idx_o];
     assign rng_loc_o  = {64{rng_hit_o}} & ram_loc[rng_idx_o];
-    assign loc_tb_o   = {64{loc_hit_o}} & ram_tb[loc_idx_o];
-    assign loc_size_o = {64{loc_hit_o}} & ram_size[loc_idx_o];
+    if (ReadForm == 1) begin : gen_loc_now
+      assign loc_tb_o   = {64{loc_hit_o}} & ram_tb[loc_idx_o];
+      assign loc_size_o = {64{loc_hit_o}} & ram_size[loc_idx_o];
+    end else begin : gen_loc_late
+      assign loc_tb_o   = ram_tb[loc_rd_idx_i];   // ReadForm 2: the entry the top names (no gate)
+      assign loc_size_o = ram_size[loc_rd_idx_i];
+    end
   end
 
   // Fill victim (spec §6.3): the lowest valid entry already at this location, else the lowest
-  // invalid entry, else the least recently used one (age N-1).
-  logic [Entries-1:0] victim_oh, vic_same, vic_free, vic_old;
-  ga_first_one #(.N(Entries)) u_vic_same (.m_i(upd_match), .oh_o(vic_same));
+  // invalid entry, else the least recently used one (age N-1). victim_now: from this cycle's state
+  // and same-location word (FillPort 2, 3: the compares of the cycle before, fm_q; 4: this cycle's).
+  logic [Entries-1:0] victim_oh, victim_now, vic_match, vic_same, vic_free, vic_old;
+  assign vic_match = (FillPort == 4) ? now_match : upd_match;
+  ga_first_one #(.N(Entries)) u_vic_same (.m_i(vic_match), .oh_o(vic_same));
   ga_first_one #(.N(Entries)) u_vic_free (.m_i(~valid_q), .oh_o(vic_free));
   ga_first_one #(.N(Entries)) u_vic_old (.m_i(is_oldest), .oh_o(vic_old));
   `GA_ALWAYS_COMB begin
-    if (|upd_match) begin
-      victim_oh = vic_same;
+    if (|vic_match) begin
+      victim_now = vic_same;
     end else if (!(&valid_q)) begin
-      victim_oh = vic_free;
+      victim_now = vic_free;
     end else begin
-      victim_oh = vic_old;
+      victim_now = vic_old;
     end
+  end
+  if (FillPort == 4) begin : gen_vic_reg
+    // FillPort 4: the victim itself is registered, computed a cycle before the FILL (VicPre contract:
+    // that cycle has reset high, no command and the same upd_loc_i, so nothing the victim depends
+    // on changes at the edge between); a FILL then writes and touches an entry named by flip-flops.
+    // No reset: the contract keeps a FILL out of the cycle after a reset.
+    logic [Entries-1:0] vic_q;
+    always_ff @(posedge clk_i) begin
+      vic_q <= victim_now;
+    end
+    assign victim_oh = vic_q;
+  end else begin : gen_vic_now
+    assign victim_oh = victim_now;
   end
   assign fill_idx_o = onehot_idx(victim_oh);
 
@@ -550,16 +594,23 @@ module ga_mlb #(
       end
       // FillPort 2, 3: at a FILL the registered compares are this cycle's, on every valid entry
       // (what the top's FillPre contract guarantees; the victim depends on nothing else of them).
-      if (FillPort >= 2 && upd_op_i == ga_pkg::MLB_FILL) begin
+      if ((FillPort == 2 || FillPort == 3) && upd_op_i == ga_pkg::MLB_FILL) begin
         begin : FillPre_A
           assert ((valid_q & fm_q) == (valid_q & upd_cmp))
             else $error("FillPre_A: registered compares %h, this cycle's %h (valid %h)", fm_q, upd_cmp,
                         valid_q);
         end
       end
-      // FillPort 3: an INVAL names exactly the valid entries that hold its location (the top's
+      // FillPort 4: at a FILL the registered victim is this cycle's (the top's VicPre contract).
+      if (FillPort == 4 && upd_op_i == ga_pkg::MLB_FILL) begin
+        begin : VicPre_A
+          assert (victim_oh == victim_now)
+            else $error("VicPre_A: registered victim %h, this cycle's %h", victim_oh, victim_now);
+        end
+      end
+      // FillPort 3, 4: an INVAL names exactly the valid entries that hold its location (the top's
       // InvPre contract), so clearing them is the INVAL of spec §6.4.
-      if (FillPort == 3 && upd_op_i == ga_pkg::MLB_INVAL) begin
+      if (FillPort >= 3 && upd_op_i == ga_pkg::MLB_INVAL) begin
         for (int i = 0; i < Entries; i++) begin
           begin : InvPre_A
             assert ((valid_q[i] && loc_q[i*64 +: 64] == inv_loc_i) ==

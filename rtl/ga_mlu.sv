@@ -57,10 +57,17 @@
 //                         one-hot: the same function, fewer gate levels after a fill's victim).
 //                         2: as 1, and the MLB stores each entry's end bound at fill (ga_mlb
 //                         EndForm 2: no adder on the range lookup, 65 flip-flops per entry)
-//   ReadForm    0 | 1     ga_mlb's ReadForm: 0 (default) a hit's fields through multiplexers over
+//   ReadForm    0 .. 2    ga_mlb's ReadForm: 0 (default) a hit's fields through multiplexers over
 //                         the entry registers; 1 from copies in distributed RAM read by the hit's
-//                         index (the same function; the 16-entry ECP5 builds, docs/fpga.md §11.3)
-//   FillPort    0 .. 3    how the MLB gets a FILL's and an INVAL's location (the same function).
+//                         index (the same function; the 16-entry ECP5 builds, docs/fpga.md §11.3).
+//                         2 (needs RegLookup 1): as 1, but the location lookup's fields are read in
+//                         the accept stage's cycles from the lookup register's index (lk_loc_idx_q)
+//                         instead of at the acceptance, so the accepting cycle ends at the compares'
+//                         encoded index. The same function: no FILL comes at the accepting edge or
+//                         while the lookup register is busy (fills wait for !lk_busy and close the
+//                         request port; LateNoFill_A), and only a FILL writes the copies (the 4-SM
+//                         ECP5 board, docs/fpga.md §11.3)
+//   FillPort    0 .. 4    how the MLB gets a FILL's and an INVAL's location (the same function).
 //                         0 (default): one select between the walker's result location and the
 //                         accept stage's md gives both, and one set of the MLB's compares serves
 //                         both. 1 (ga_mlb FillPort 1): the FILL port reads the walker's location
@@ -75,7 +82,10 @@
 //                         found at its acceptance (a_loc_hit, a_loc_idx: the lookup MEMCHECK.G
 //                         makes; nothing changes the MLB between that lookup and the INVAL), so the
 //                         MLB has no compares of the INVAL's own (MlbEntries 64-bit compares fewer
-//                         than 1 and 2: the 4-SM ECP5 board, docs/fpga.md §11.3)
+//                         than 1 and 2: the 4-SM ECP5 board, docs/fpga.md §11.3). 4 (ga_mlb
+//                         FillPort 4): as 3, and the MLB registers the FILL's whole victim a cycle
+//                         early; to keep its contract a walker result settles only over a cycle
+//                         with no MLB command (w_settled), at most one cycle more per walk
 //   RegLookup   0 | 1     0 (default): the accept stage of §3.4, lookup + check + response in the
 //                         accepting cycle. 1: the lookup is registered. The accepting cycle only makes
 //                         the MLB lookups and registers their results with the request (lk_*); the
@@ -223,16 +233,17 @@ module ga_mlu #(
                              (MlbEntries > 64) || (Lanes < 1) || (Lanes > 32) || (IdW < 1) ||
                              (IdW > 16) || (RegCheck < 0) || (RegCheck > 3) ||
                              (RegCheck != 0 && RegLookup == 0) || (EndForm < 0) || (EndForm > 2) ||
-                             (ReadForm != 0 && ReadForm != 1) || (FillPort < 0) || (FillPort > 3) ||
+                             (ReadForm < 0) || (ReadForm > 2) || (ReadForm == 2 && RegLookup == 0) ||
+                             (FillPort < 0) || (FillPort > 4) ||
                              (HwOnly != 0 && HwOnly != 1) || (HasIndex != 0 && HasIndex != 1) ||
                              (RegLookup != 0 && RegLookup != 1);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, FillPort 0..3, ReadForm, HwOnly, HasIndex and RegLookup 0|1");
+    if (ParamsBad) $fatal(1, "ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, ReadForm 0..2 (2 needs RegLookup 1), FillPort 0..4, HwOnly, HasIndex and RegLookup 0|1");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, FillPort 0..3, ReadForm, HwOnly, HasIndex and RegLookup 0|1");
+    $error("ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, ReadForm 0..2 (2 needs RegLookup 1), FillPort 0..4, HwOnly, HasIndex and RegLookup 0|1");
   end
 `endif
 
@@ -341,12 +352,13 @@ module ga_mlu #(
   logic [63:0]                  mlb_rng_ptr;
   logic                         rng_hit, loc_hit;
   logic [IdxW-1:0]              rng_idx, loc_idx, fill_idx;
+  logic [IdxW-1:0]              loc_rd_idx;     // ReadForm 2: the entry whose copies loc_tb/size are
   logic [63:0]                  rng_tb, rng_size, rng_loc, loc_tb, loc_size;
   logic [ga_pkg::MlbOpW-1:0]    mlb_op;
   logic [IdxW-1:0]              mlb_idx;
   logic [63:0]                  mlb_fill_loc;   // the location of a FILL
   logic [63:0]                  mlb_inv_loc;    // the location of an INVAL
-  logic                         mlb_inv_hit;    // FillPort 3: an INVAL clears entry mlb_idx (a_loc_*)
+  logic                         mlb_inv_hit;    // FillPort 3, 4: an INVAL clears entry mlb_idx (a_loc_*)
 
   ctx_t                 req_ctx;        // what an accepted operation keeps (slow-op, park, lk)
   `GA_ALWAYS_COMB begin
@@ -404,6 +416,7 @@ module ga_mlu #(
     assign a_ctx      = req_ctx;
     assign a_md_ok    = (req_md_i != 64'd0) && (req_md_i[3:0] == 4'd0);
     assign a_md_st    = ga_pkg::MD_OK;                  // (not used: the check decodes md itself)
+    assign loc_rd_idx = '0;                             // (ReadForm 2 needs RegLookup 1)
   end else begin : gen_lk
     // The lookup register: loaded by every accepted operation (its context, op and the results of
     // this cycle's lookups); valid for exactly the next cycle (RegCheck: the next RegCheck + 1
@@ -416,7 +429,7 @@ module ga_mlu #(
     logic [2:0]               lk_op_q, lk_cfg_addr_q;
     logic                     lk_rng_hit_q, lk_loc_hit_q;
     logic [IdxW-1:0]          lk_rng_idx_q, lk_loc_idx_q;
-    logic [63:0]              lk_rng_loc_q, lk_loc_tb_q, lk_loc_size_q;
+    logic [63:0]              lk_rng_loc_q;
     logic [ga_pkg::MdStW-1:0] lk_md_st_q;     // MEMCHECK.G md state: NONE, FAULT (misaligned), OK
     logic                     md_zero, md_ok;
     assign md_zero = (req_md_i == 64'd0);
@@ -433,8 +446,6 @@ module ga_mlu #(
         lk_rng_loc_q  <= '0;
         lk_loc_hit_q  <= 1'b0;
         lk_loc_idx_q  <= '0;
-        lk_loc_tb_q   <= '0;
-        lk_loc_size_q <= '0;
         lk_md_st_q    <= ga_pkg::MD_NONE;
       end else begin
         lk_valid_q <= req_fire || (lk_valid_q && !chk_go);
@@ -447,9 +458,22 @@ module ga_mlu #(
           lk_rng_loc_q  <= rng_loc;
           lk_loc_hit_q  <= loc_hit;
           lk_loc_idx_q  <= loc_idx;
-          // The entry the check gets in the second cycle, decided here so that the second cycle
-          // starts from registers (the accept stage's second half is the longer one): MEMCHECK.S's
-          // shared base and size (Rb, Rc), else MEMCHECK.G's entry (0 unless a lookup is made).
+          lk_md_st_q    <= md_zero ? ga_pkg::MD_NONE : md_ok ? ga_pkg::MD_OK : ga_pkg::MD_FAULT;
+        end
+      end
+    end
+
+    // The entry the check gets in the second cycle: MEMCHECK.S's shared base and size (Rb, Rc),
+    // else MEMCHECK.G's entry (0 unless a lookup is made and hits).
+    if (ReadForm != 2) begin : gen_lk_entry_reg
+      // Decided at the acceptance, so that the second cycle starts from registers (the accept
+      // stage's second half is the longer one).
+      logic [63:0] lk_loc_tb_q, lk_loc_size_q;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          lk_loc_tb_q   <= '0;
+          lk_loc_size_q <= '0;
+        end else if (req_fire) begin
           if (req_op_i == ga_pkg::OP_MEMCHECK_S) begin
             lk_loc_tb_q   <= {32'd0, req_md_i[31:0]};
             lk_loc_size_q <= {32'd0, req_md_i[63:32]};
@@ -457,9 +481,23 @@ module ga_mlu #(
             lk_loc_tb_q   <= md_ok ? loc_tb : 64'd0;
             lk_loc_size_q <= md_ok ? loc_size : 64'd0;
           end
-          lk_md_st_q    <= md_zero ? ga_pkg::MD_NONE : md_ok ? ga_pkg::MD_OK : ga_pkg::MD_FAULT;
         end
       end
+      assign a_loc_tb   = lk_loc_tb_q;
+      assign a_loc_size = lk_loc_size_q;
+      assign loc_rd_idx = '0;                           // (ReadForm 2 only)
+    end else begin : gen_lk_entry_late
+      // ReadForm 2: the accepting cycle registers only the location hit's index (lk_loc_idx_q);
+      // the copies are read here, in the accept stage's cycles, at that index. They are those the
+      // acceptance would have read: only a FILL writes them, and none comes from the accepting
+      // edge to the end of lk_busy (LateNoFill_A below; rtl/formal/ga_mlu_props.svh).
+      logic lk_shared;
+      logic lk_entry;                                   // MD_OK and the location lookup hit
+      assign lk_shared  = (lk_op_q == ga_pkg::OP_MEMCHECK_S);
+      assign lk_entry   = (lk_md_st_q == ga_pkg::MD_OK) && lk_loc_hit_q;
+      assign loc_rd_idx = lk_loc_idx_q;
+      assign a_loc_tb   = lk_shared ? {32'd0, a_md[31:0]} : {64{lk_entry}} & loc_tb;
+      assign a_loc_size = lk_shared ? {32'd0, a_md[63:32]} : {64{lk_entry}} & loc_size;
     end
 
     assign lk_busy    = lk_valid_q;
@@ -479,8 +517,6 @@ module ga_mlu #(
     assign a_rng_loc  = lk_rng_loc_q;
     assign a_loc_hit  = lk_loc_hit_q;
     assign a_loc_idx  = lk_loc_idx_q;
-    assign a_loc_tb   = lk_loc_tb_q;
-    assign a_loc_size = lk_loc_size_q;
     assign a_md_ok    = (lk_md_st_q == ga_pkg::MD_OK);
     assign a_md_st    = lk_md_st_q;
   end
@@ -555,10 +591,13 @@ module ga_mlu #(
   // cycle after an acceptance belongs to the registered accept stage, the walker waits). w_hold: the
   // result owns the check's inputs and the request port is closed; w_done_g: it is taken (RegCheck:
   // RegCheck cycles later, chk_go).
-  // FillPort 2, 3: w_settled, the result was there in the cycle before and not taken then (w_ack), so
+  // FillPort 2..4: w_settled, the result was there in the cycle before and not taken then (w_ack), so
   // its location was on the MLB's FILL port a cycle before the FILL and no FILL came in between
   // (every FILL takes a result; ga_mlb's FillPre contract); the walker holds a result unchanged
-  // until it is taken.
+  // until it is taken. FillPort 4: and no MLB command at all in that cycle (ga_mlb's VicPre
+  // contract: the victim registered then is still the FILL's); a result that arrives while the
+  // accept stage commands the MLB waits one cycle more (the request port is closed from then on, so
+  // the next cycle has no command).
   logic                 w_hold, w_done_g, w_settled;
   assign w_hold   = w_done && !lk_busy;
   assign w_done_g = w_hold && chk_go && w_settled;
@@ -568,7 +607,7 @@ module ga_mlu #(
       if (!rst_ni) begin
         w_settle_q <= 1'b0;
       end else begin
-        w_settle_q <= w_done && !w_ack;
+        w_settle_q <= w_done && !w_ack && (FillPort < 4 || mlb_op == ga_pkg::MLB_NONE);
       end
     end
     assign w_settled = w_settle_q;
@@ -595,9 +634,9 @@ module ga_mlu #(
     assign mlb_fill_loc = mlb_loc;
     assign mlb_inv_loc  = mlb_loc;
   end
-  // FillPort 3: the INVAL's entry is the one the location lookup of its md found at acceptance
+  // FillPort 3, 4: the INVAL's entry is the one the location lookup of its md found at acceptance
   // (ga_mlb's InvPre contract; mlb_inv_loc then serves only to state it). Read by the MLB only
-  // with FillPort 3.
+  // with FillPort 3 and 4.
   assign mlb_inv_hit = a_loc_hit;
 
   ga_mlb #(
@@ -621,6 +660,7 @@ module ga_mlu #(
     .loc_idx_o   (loc_idx),
     .loc_tb_o    (loc_tb),
     .loc_size_o  (loc_size),
+    .loc_rd_idx_i(loc_rd_idx),
     .upd_op_i    (mlb_op),
     .upd_idx_i   (mlb_idx),
     .upd_tb_i    (w_tb),
@@ -1143,7 +1183,7 @@ module ga_mlu #(
 
           ga_pkg::OP_INVALIDATE: begin
             mlb_op     = ga_pkg::MLB_INVAL;            // spec §6.4; every in-flight fill is
-            mlb_idx    = a_loc_idx;                    // now stale (spec §6.5). FillPort 3: the
+            mlb_idx    = a_loc_idx;                    // now stale (spec §6.5). FillPort 3, 4: the
             e_set      = 1'b1;                         // entry, if any (mlb_inv_hit), by index
             e_id       = a_id;
             e_kind     = ga_pkg::EV_INVAL;
@@ -1344,6 +1384,14 @@ module ga_mlu #(
       begin : MlbChangeLogged_A
         assert (!any_mlb_state_change || e_set)
           else $error("MlbChangeLogged_A: MLB command %0d without an event", mlb_op);
+      end
+      // ReadForm 2: the MLB's copies do not change from an acceptance to the end of its accept
+      // stage (its location lookup's fields are read there, at the registered index).
+      if (ReadForm == 2) begin
+        begin : LateNoFill_A
+          assert (!((req_fire || lk_busy) && mlb_op == ga_pkg::MLB_FILL))
+            else $error("LateNoFill_A: FILL while a location hit's copies are still to be read");
+        end
       end
       // The slow part and the accept stage never both act in one cycle.
       begin : AcceptExclusive_A

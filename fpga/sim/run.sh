@@ -55,7 +55,7 @@ for cfg in "${cfgs[@]}"; do
     case "$cfg" in
         real)   # the real bit time: 44 times slower to simulate per byte
             run "cmd-basic" run fpga/tests/basic.gacmd ;;
-        oc_sys2|ulx3s_sys2_rs|ulx3s_sys4_f3)   # a system board top (make fpga-sim-sys; compiler mode only): every command file
+        oc_sys2|ulx3s_sys2_rs|ulx3s_sys4_vr)   # a system board top (make fpga-sim-sys; compiler mode only): every command file
             # (sys.gacmd addresses SMs; the others run on SM 0, hwonly.gacmd skips itself), the selftest
             # round robin over the SMs, the replays with the traces' SMs (sys4.gatrace: 4 SMs)
             for t in "${tests[@]}"; do run "cmd-$(basename "$t" .gacmd)" run "$t"; done

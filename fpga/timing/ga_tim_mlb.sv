@@ -46,6 +46,7 @@ module ga_tim_mlb #(
     .rng_ptr_i(ptr_q), .rng_hit_o(rng_hit), .rng_idx_o(rng_idx), .rng_tb_o(rng_tb), .rng_size_o(rng_size),
     .rng_loc_o(rng_loc),
     .loc_i(loc_q), .loc_hit_o(loc_hit), .loc_idx_o(loc_idx), .loc_tb_o(loc_tb), .loc_size_o(loc_size),
+    .loc_rd_idx_i(idx_q),                                         // (ReadForm 2 only: not read)
     .upd_op_i(op_q), .upd_idx_i(idx_q), .upd_tb_i(tb_q), .upd_size_i(size_q), .upd_loc_i(loc_q),
     .inv_loc_i(loc_q), .inv_hit_i(1'b0), .fill_idx_o(fill_idx)   // (inv_*: FillPort 0, not read)
   );

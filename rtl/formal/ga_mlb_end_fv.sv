@@ -61,6 +61,7 @@ module ga_mlb_end_fv #(
       .loc_idx_o   (loc_idx),
       .loc_tb_o    (loc_tb),
       .loc_size_o  (loc_size),
+      .loc_rd_idx_i(upd_idx_i),                      // (ReadForm 2 only: not read)
       .upd_op_i    (upd_op_i),
       .upd_idx_i   (upd_idx_i),
       .upd_tb_i    (upd_tb_i),

@@ -16,18 +16,22 @@
 //   AgePerm_A       ages are a permutation of 0..N-1 (spec §6.1); AgeOnto_A every age is held
 //   OneLoc_A        at most one valid entry holds any location (spec §6.3 rule 1)
 //   EndStored_A     EndForm 2: every entry's stored end bound is its base + size
-//   RamCopy_A       ReadForm 1: every valid entry's copies (ram_tb, ram_size, ram_loc) equal its
+//   RamCopy_A       ReadForm 1, 2: every valid entry's copies (ram_tb, ram_size, ram_loc) equal its
 //                   registers, so the lookups below return the registers' fields
 //   LocLookup_A     the location lookup hits exactly when a valid entry holds loc_i, and returns it
+//                   (ReadForm 2: its index; LateRead_A: the entry loc_rd_idx_i names, if valid, is
+//                   returned whole)
 //   RngLookup_A     the range lookup hits exactly when a valid entry matches (M1..M3), returns the
 //                   lowest one; RngHitCovers_A: what it returns covers the address on exact integers
 //                   and carries the pointer's tag (the LOADMETA hit of the issue)
 //   FillVictim_A    the fill victim of spec §6.3 (same location, else lowest invalid, else age N-1);
-//                   FillPort 2, 3: in a FILL's cycle
+//                   FillPort 2..4: in a FILL's cycle
 //   Next*_A         the exact next state of NONE, TOUCH, FILL, INVAL (no valid entry holds L
 //                   afterwards) and FLUSH (no valid entry, ages i), spec §6.2-§6.4
-//   FillPre_P       FillPort 2, 3: the port contract that makes the registered fill compares exact
-//   InvPre_P        FillPort 3: the port contract that makes an INVAL by index the INVAL of its
+//   FillPre_P       FillPort 2, 3: the port contract that makes the registered fill compares exact;
+//                   4: the stronger one (VicPre: no command before a FILL) that makes the
+//                   registered victim exact
+//   InvPre_P        FillPort 3, 4: the port contract that makes an INVAL by index the INVAL of its
 //                   location (the index names exactly the valid entries holding inv_loc_i)
 
 `ifdef GA_FV_MLB_TOP
@@ -193,7 +197,8 @@
                    rng_loc_o == loc_q[i*64 +: 64];
       end
       if (loc_hit_o && loc_idx_o == IdxW'(i)) begin
-        f_loc_ok = f_l[i] && loc_tb_o == tb_q[i*64 +: 64] && loc_size_o == size_q[i*64 +: 64];
+        f_loc_ok = f_l[i] && (ReadForm == 2 ||        // ReadForm 2: the fields come late (LateRead_A)
+                              (loc_tb_o == tb_q[i*64 +: 64] && loc_size_o == size_q[i*64 +: 64]));
       end
     end
   end
@@ -216,7 +221,13 @@
         LocHit_A:       assert (loc_hit_o == (f_l != '0));
         LocHitEntry_A:  assert (f_loc_ok && 32'(loc_idx_o) < Entries);
         if (!loc_hit_o) begin
-          LocMissZero_A:  assert (loc_idx_o == '0 && loc_tb_o == '0 && loc_size_o == '0);
+          LocMissZero_A:  assert (loc_idx_o == '0 && (ReadForm == 2 || (loc_tb_o == '0 && loc_size_o == '0)));
+        end
+        if (ReadForm == 2 && 32'(loc_rd_idx_i) < Entries && valid_q[loc_rd_idx_i]) begin
+          // ReadForm 2: the entry the top names is returned whole if it is valid (the top names
+          // one a lookup hit and keeps it from a FILL in between: ga_mlu's LateNoFill_A).
+          LateRead_A:     assert (loc_tb_o == tb_q[loc_rd_idx_i*64 +: 64] &&
+                                  loc_size_o == size_q[loc_rd_idx_i*64 +: 64]);
         end
       end
     end
@@ -226,7 +237,7 @@
   // Fill victim (group 4): spec §6.3, same location, else the lowest invalid entry, else the least
   // recently used one
   // ---------------------------------------------------------------------------------------------
-  // FillPort 2, 3: fill_idx_o is the victim only in a FILL's cycle (its compares are the last
+  // FillPort 2..4: fill_idx_o is the victim only in a FILL's cycle (its compares are the last
   // cycle's, which the FillPre contract makes this cycle's only then); FillPort 0, 1 in every cycle.
   if ((FvGroups & 4) != 0) begin : g_fv_victim
     always @(*) begin
@@ -268,9 +279,12 @@
   // port property (assumed with ga_mlb on top, asserted inside ga_mlu, which keeps it by w_settled);
   // with it the victim and next-state properties below hold unchanged. f_past_valid: an any-state
   // proof has no cycle before its first, so a FILL cannot come there.
+  // FillPort 4 (VicPre): the same with no command at all in the cycle before, so the registered
+  // victim (chosen then from the valid bits, ages and compares) is this cycle's.
   always @(*) begin
     if (FillPort >= 2 && rst_ni && upd_op_i == ga_pkg::MLB_FILL) begin
       FillPre_P: `GA_MLB_PORT (f_past_valid && f_rst_p && f_op_p != ga_pkg::MLB_FILL &&
+                               (FillPort < 4 || f_op_p == ga_pkg::MLB_NONE) &&
                                f_uloc_p == upd_loc_i);
     end
   end
@@ -284,7 +298,7 @@
     for (int i = 0; i < Entries; i++) begin
       f_inv_named[i] = inv_hit_i && upd_idx_i == IdxW'(i);
     end
-    if (FillPort == 3 && rst_ni && upd_op_i == ga_pkg::MLB_INVAL) begin
+    if (FillPort >= 3 && rst_ni && upd_op_i == ga_pkg::MLB_INVAL) begin
       InvPre_P: `GA_MLB_PORT (f_inv_named == f_iv);
     end
   end

@@ -21,7 +21,9 @@
 //      an outstanding id and its op; the response payload is stable while valid && !ready; with
 //      RegLookup the lookup register holds its id's op, a small STEP_LIMIT and a legal layout, and
 //      the response slot it will write is free (LkOp_A, LkLimit_A, LkLayout_A, LkRspFree_A: the
-//      system proof's induction needs them, its LSU being free to leave a response untaken).
+//      system proof's induction needs them, its LSU being free to leave a response untaken);
+//      with ReadForm 2 no FILL from an acceptance to the end of its accept stage (LateNoFill_A:
+//      the MLB's copies it reads late are the acceptance's).
 //      f_out and f_op leave through the formal-only ports fv_out_o / fv_op_o (ga_system_props.svh)
 //   2  the MLB race rule of spec §6.5: a fill commits exactly when no INVAL/FLUSH committed since
 //      the miss that started its read (FILL vs FILL_DROP); no fill of location L whose read request
@@ -182,6 +184,11 @@
           SlOp_A:  assert (f_op[3*sl_q.id +: 3] ==
                            (sl_state_q == SL_LM ? ga_pkg::OP_LOADMETA :
                             sl_state_q == SL_MG ? ga_pkg::OP_MEMCHECK_G : ga_pkg::OP_ACCESS));
+        end
+        if (ReadForm == 2 && (req_fire || lk_busy)) begin
+          // The copies the accept stage reads at the registered location index are those of the
+          // acceptance: only a FILL writes them (ga_mlb RamCopy_A), and none comes in between.
+          LateNoFill_A: assert (mlb_op != ga_pkg::MLB_FILL);
         end
         if (lk_busy) begin                      // RegLookup 1: the lookup register's op, and
           LkOp_A:  assert (f_op[3*a_id +: 3] == a_op);

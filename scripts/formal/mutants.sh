@@ -33,11 +33,14 @@ mlb_end2_store|ga_mlb.sv|mlb4_inv_e2|s/assign upd_end = end_bound(upd_tb_i\[V-1:
 mlb_rd_write_field|ga_mlb.sv|mlb4_inv_e2|s/ram_size\[fill_idx_o\] <= upd_size_i;/ram_size[fill_idx_o] <= upd_tb_i;/|ReadForm 1: a FILL writes the wrong field into the size copy (the range and location hits return a wrong size)
 mlb_rd_read_port|ga_mlb.sv|mlb4_lookup_e2|s/assign rng_loc_o  = {64{rng_hit_o}} \& ram_loc\[rng_idx_o\];/assign rng_loc_o  = {64{rng_hit_o}} \& ram_loc[loc_idx_o];/|ReadForm 1: the range hit's location is read at the location lookup's index
 mlb_rd_no_gate|ga_mlb.sv|mlb4_lookup_e2|s/assign loc_tb_o   = {64{loc_hit_o}} \& ram_tb\[loc_idx_o\];/assign loc_tb_o   = ram_tb[loc_idx_o];/|ReadForm 1: a location miss returns entry 0's copy instead of zeros
+mlb_fp4_stale|ga_mlb.sv|mlb4_fp4|s/      vic_q <= victim_now;/      if (upd_op_i == ga_pkg::MLB_FILL) vic_q <= victim_now;/|FillPort 4: the registered victim is loaded only at a FILL, so the next FILL writes the entry chosen for the last
+mlu_fp4_settle|ga_mlu.sv|mlu_safety_fp4@16/4|s/w_done \&\& !w_ack \&\& (FillPort < 4 .*MLB_NONE);/w_done \&\& !w_ack;/|FillPort 4: a walker result settles over a cycle with an MLB command (a TOUCH or INVAL of the accept stage), so the victim registered then is stale at the FILL
+mlb_rd2_now|ga_mlb.sv|mlb4_lookup_r2|s/      assign loc_tb_o   = ram_tb\[loc_rd_idx_i\];/      assign loc_tb_o   = ram_tb[loc_idx_o];/|ReadForm 2: the location fields are read at this cycle's hit index instead of the entry the top names
 mlb_rd_highest|ga_mlb.sv|mlb4_lookup_e2|s/    for (int i = Entries - 1; i >= 0; i--) begin/    for (int i = 0; i < Entries; i++) begin/|ReadForm 1: the range hit's priority encoder takes the highest matching entry instead of the lowest (spec 6.2)
 mlb_lru_skip|ga_mlb.sv|mlb8_next|/ga_pkg::MLB_TOUCH: begin/,/end/s/do_touch = 1'b1;/do_touch = 1'b0;/|LRU update skipped on a hit (TOUCH)
 mlb_inval_one|ga_mlb.sv|mlb8_next|s/valid_d = valid_q \& ~inv_match;/valid_d = valid_q \& ~(inv_match \& ~(Entries'(1) << (Entries - 1)));/|INVAL ignores the last entry
 mlb_inval_fill_port|ga_mlb.sv|mlb4_next_fp|s/valid_d = valid_q \& ~inv_match;/valid_d = valid_q \& ~upd_match;/|FillPort 1: INVAL takes its location from the FILL port (upd_loc_i) instead of its own (inv_loc_i)
-mlb_fill_dup|ga_mlb.sv|mlb8_inv@4/1|s/if (.upd_match) begin/if (1'b0) begin/|fill ignores the same-location rule (a location held twice)
+mlb_fill_dup|ga_mlb.sv|mlb8_inv@4/1|s/if (.vic_match) begin/if (1'b0) begin/|fill ignores the same-location rule (a location held twice)
 mlb_age_oh_keep|ga_mlb.sv|mlb8_inv_age@4/1|s/end else if (touch_younger\[i\]) begin/end else if (1'b0) begin/|AgeForm 1: a touch or fill does not age the entries younger than the touched one
 walker_no_limit|ga_walker.sv|walker_t7@16/4|s/end else if (steps == limit) begin/end else if (1'b0) begin/|walker without its step limit
 walker_rsp_err|ga_walker.sv|walker_t7@16/4|/W_MEM_WAIT: begin/,/end else if/s/if (mem_rsp_err_i) begin/if (1'b0) begin/|walker ignores an error response (FOUND on a failed read)

@@ -25,6 +25,7 @@ mutations=(
   "sys_fp2_no_settle|ga_mlu.sv|s/    assign w_settled = w_settle_q;/    assign w_settled = ~(w_settle_q \& ~w_settle_q);/|FillPort 2 in every SM (the ECP5 system builds' options): a walker result is taken in its first cycle, when the MLB's registered fill compares are those of the location before|s4_t7_m16_l4_fp"
   "slice_overwrite|ga_req_slice.sv|s/assign in_ready_o  = !full_q \S+ out_ready_i;/assign in_ready_o  = !full_q \x7c\x7c out_ready_i \x7c\x7c in_valid_i;/|ReqSlice 1: the register stage in front of each MLU takes a new request while its own waits, so the waiting one is lost|s4_t7_m16_l4_fs"
   "sys_fp3_inv_rng|ga_mlu.sv|s/            mlb_idx    = a_loc_idx;   /            mlb_idx    = a_rng_idx;   /|FillPort 3 in every SM (the 4-SM board's options): an INVAL names the entry of the range lookup of the request's address instead of the one the location lookup of its md found|s4_t7_m16_l4_f3"
+  "sys_lr_now|ga_mlu.sv|s/      assign loc_rd_idx = lk_loc_idx_q;/      assign loc_rd_idx = loc_idx;/|ReadForm 2 in every SM (the 4-SM board's options): the accept stage reads the location hit's copies at the index of this cycle's lookup (of whatever md is on the closed request port) instead of the one registered at the acceptance|s4_t7_m16_l4_lr"
   "slice_stale|ga_req_slice.sv|s/      pay_q  <= in_pay_i;/      if (!full_q) pay_q <= in_pay_i;/|ReqSlice 1: a request that enters the stage in the cycle the one before it leaves keeps that one's payload|s4_t7_m16_l4_fs"
 )
 run3() {
