@@ -242,8 +242,6 @@ module ga_mlb #(
   logic [Entries-1:0] upd_cmp;      // loc == upd_loc_i, this cycle's compares (FillPort 2, 3: in fm_q
                                     // the cycle after)
   logic [Entries-1:0] fm_q;         // FillPort 2, 3: upd_cmp of the cycle before (else unused, 0)
-  logic [Entries-1:0] now_match;    // valid and loc == upd_loc_i, this cycle's compares (FillPort 4's
-                                    // victim, registered for the next cycle)
   logic [Entries-1:0] inv_match;    // valid and holds the INVAL's location (FillPort 0: upd_match;
                                     // 3: the valid entry the INVAL names)
   logic [Entries-1:0] is_oldest;    // age == Entries - 1
@@ -267,7 +265,6 @@ module ga_mlb #(
     assign loc_match[i] = valid_q[i] && (loc_q[i*64 +: 64] == loc_i);
     assign upd_cmp[i]   = (loc_q[i*64 +: 64] == upd_loc_i);
     assign upd_match[i] = valid_q[i] && ((FillPort == 2 || FillPort == 3) ? fm_q[i] : upd_cmp[i]);
-    assign now_match[i] = valid_q[i] && upd_cmp[i];
     if (FillPort >= 3) begin : gen_inv_idx
       assign inv_match[i] = valid_q[i] && inv_hit_i && (upd_idx_i == IdxW'(i));
     end else if (FillPort != 0) begin : gen_inv_cmp
@@ -375,14 +372,14 @@ module ga_mlb #(
 
   // Fill victim (spec §6.3): the lowest valid entry already at this location, else the lowest
   // invalid entry, else the least recently used one (age N-1). victim_now: from this cycle's state
-  // and same-location word (FillPort 2, 3: the compares of the cycle before, fm_q; 4: this cycle's).
-  logic [Entries-1:0] victim_oh, victim_now, vic_match, vic_same, vic_free, vic_old;
-  assign vic_match = (FillPort == 4) ? now_match : upd_match;
-  ga_first_one #(.N(Entries)) u_vic_same (.m_i(vic_match), .oh_o(vic_same));
+  // and same-location word upd_match (FillPort 2, 3: the compares of the cycle before, fm_q; 4:
+  // this cycle's, whose victim vic_q holds for the next cycle).
+  logic [Entries-1:0] victim_oh, victim_now, vic_same, vic_free, vic_old;
+  ga_first_one #(.N(Entries)) u_vic_same (.m_i(upd_match), .oh_o(vic_same));
   ga_first_one #(.N(Entries)) u_vic_free (.m_i(~valid_q), .oh_o(vic_free));
   ga_first_one #(.N(Entries)) u_vic_old (.m_i(is_oldest), .oh_o(vic_old));
   `GA_ALWAYS_COMB begin
-    if (|vic_match) begin
+    if (|upd_match) begin
       victim_now = vic_same;
     end else if (!(&valid_q)) begin
       victim_now = vic_free;

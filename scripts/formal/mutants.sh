@@ -40,7 +40,7 @@ mlb_rd_highest|ga_mlb.sv|mlb4_lookup_e2|s/    for (int i = Entries - 1; i >= 0; 
 mlb_lru_skip|ga_mlb.sv|mlb8_next|/ga_pkg::MLB_TOUCH: begin/,/end/s/do_touch = 1'b1;/do_touch = 1'b0;/|LRU update skipped on a hit (TOUCH)
 mlb_inval_one|ga_mlb.sv|mlb8_next|s/valid_d = valid_q \& ~inv_match;/valid_d = valid_q \& ~(inv_match \& ~(Entries'(1) << (Entries - 1)));/|INVAL ignores the last entry
 mlb_inval_fill_port|ga_mlb.sv|mlb4_next_fp|s/valid_d = valid_q \& ~inv_match;/valid_d = valid_q \& ~upd_match;/|FillPort 1: INVAL takes its location from the FILL port (upd_loc_i) instead of its own (inv_loc_i)
-mlb_fill_dup|ga_mlb.sv|mlb8_inv@4/1|s/if (.vic_match) begin/if (1'b0) begin/|fill ignores the same-location rule (a location held twice)
+mlb_fill_dup|ga_mlb.sv|mlb8_inv@4/1|s/if (.upd_match) begin/if (1'b0) begin/|fill ignores the same-location rule (a location held twice)
 mlb_age_oh_keep|ga_mlb.sv|mlb8_inv_age@4/1|s/end else if (touch_younger\[i\]) begin/end else if (1'b0) begin/|AgeForm 1: a touch or fill does not age the entries younger than the touched one
 walker_no_limit|ga_walker.sv|walker_t7@16/4|s/end else if (steps == limit) begin/end else if (1'b0) begin/|walker without its step limit
 walker_rsp_err|ga_walker.sv|walker_t7@16/4|/W_MEM_WAIT: begin/,/end else if/s/if (mem_rsp_err_i) begin/if (1'b0) begin/|walker ignores an error response (FOUND on a failed read)
