@@ -348,6 +348,7 @@ tb_sys_t     = $(patsubst t%,%,$(word 2,$(subst _, ,$(1))))
 tb_sys_m     = $(patsubst m%,%,$(word 3,$(subst _, ,$(1))))
 tb_sys_l     = $(patsubst l%,%,$(word 4,$(subst _, ,$(1))))
 tb_sys_rd_g  := -GRegLookup=1 -GEndForm=2 -GReadForm=1
+tb_sys_r2_g  := -GRegLookup=1 -GEndForm=2 -GReadForm=2
 tb_sys_fp_g  := $(tb_sys_rd_g) -GFillPort=2
 tb_sys_gx    = $(if $(filter rl,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEndForm=1)$(if \
                $(filter rc,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEndForm=1 -GRegCheck=3 -GReadForm=1 -GFillPort=1)$(if \
@@ -355,23 +356,23 @@ tb_sys_gx    = $(if $(filter rl,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEnd
                $(filter fs,$(word 5,$(subst _, ,$(1)))),$(tb_sys_fp_g) -GReqSlice=1)$(if \
                $(filter fc,$(word 5,$(subst _, ,$(1)))),$(tb_sys_fp_g) -GReqSlice=1 -GRegCheck=1)$(if \
                $(filter f3,$(word 5,$(subst _, ,$(1)))),$(tb_sys_rd_g) -GFillPort=3 -GReqSlice=1 -GRegCheck=1)$(if \
-               $(filter lr,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEndForm=2 -GReadForm=2 -GFillPort=3 -GReqSlice=1 -GRegCheck=1)$(if \
-               $(filter vr,$(word 5,$(subst _, ,$(1)))),-GRegLookup=1 -GEndForm=2 -GReadForm=2 -GFillPort=4 -GReqSlice=1 -GRegCheck=1)
+               $(filter lr,$(word 5,$(subst _, ,$(1)))),$(tb_sys_r2_g) -GFillPort=3 -GReqSlice=1 -GRegCheck=1)$(if \
+               $(filter vr,$(word 5,$(subst _, ,$(1)))),$(tb_sys_r2_g) -GFillPort=4 -GReqSlice=1 -GRegCheck=1)
 tb_sys_class = Vga_system_$(1)
 TB_SYS_OBJ   := $(BUILD)/tb/rel/sys/tb_sys.o
 TB_SYS_LIBO  := $(filter-out $(BUILD)/tb/rel/tb_main.o,$(TB_OBJ_REL))
-# make cosim-sys: random LSU requests per (configuration x layout) run; 36 runs. 1-lane runs take
-# SYS_OPS, the 32- and 4-lane ones SYS_OPS_WIDE: 16 x 120 000 + 20 x 40 000 = 2.72 million (plus the
+# make cosim-sys: random LSU requests per (configuration x layout) run; 44 runs. 1-lane runs take
+# SYS_OPS, the 32- and 4-lane ones SYS_OPS_WIDE: 16 x 120 000 + 28 x 40 000 = 3.04 million (plus the
 # runtime port's requests, counted once per SM).
 SYS_OPS      ?= 120000
 SYS_OPS_WIDE ?= 40000
 SYS_QUICK_OPS      ?= 8000
 SYS_QUICK_OPS_WIDE ?= 1500
 # make cosim-sys-ci (make test: test-hw): the goal system of issue 14 (4 SMs, 16-entry MLBs) in two
-# builds, s4_t7_m16_l1 (1 lane, the default options) and s4_t7_m16_l4_fs (4 lanes, the options of the
-# newest ECP5 system builds: RegLookup 1, EndForm 2, ReadForm 1, FillPort 2 and ga_system's ReqSlice 1),
-# 2 x 4 layouts x 130 000 = 1.04 million random LSU requests (the run fails under 10^6). The other
-# system configurations (s4_t7_m16_l4_fp: the same without the stage): make cosim-sys.
+# builds, s4_t7_m16_l1 (1 lane, the default options) and s4_t7_m16_l4_vr (4 lanes, the options of the
+# 4-SM board that meets 50 MHz: RegLookup 1, EndForm 2, ReadForm 2, FillPort 4, RegCheck 1 and
+# ga_system's ReqSlice 1), 2 x 4 layouts x 130 000 = 1.04 million random LSU requests (the run fails
+# under 10^6). The other system configurations: make cosim-sys.
 TB_SYS_CI_CFGS ?= s4_t7_m16_l1 s4_t7_m16_l4_vr
 SYS_CI_OPS     ?= 130000
 SYS_CI_MIN_LSU ?= 1000000
