@@ -28,21 +28,22 @@ $(GAPROBE): $(patsubst fpga/host/%.c,$(BUILD)/rel/fpga/%.o,$(GAPROBE_SRC)) $(BUI
 
 # ---------------------------------------------------------------------------------------------------
 # Verilator bench configurations: <name> TagBits MlbEntries Lanes ClksPerBit VaKeep MdKeep CntW HwOnlyMode
-# RegCheck MemRegOut (every bench has the board's EndForm = 1 and RegLookup = 1, as every bitstream)
+# RegCheck MemRegOut CheckLanes (every bench has the board's EndForm = 1 and RegLookup = 1, as every bitstream)
 #   m8     the hx8k_m8 build's core (8 entries, VA kept to 16 bits, compiler mode only), 8 clocks per bit
 #   m4     the hx8k_m4 build's core (4 entries, VA kept to 16 bits, both modes)
 #   full16 full 64-bit widths, 16-bit tags, 16 entries (fits no iCE40: simulation only), RegCheck 1, the
 #          metadata read registered (MemRegOut 1, as the ECP5 builds)
 #   real   the hx8k_m8 core with the real divider (40.5 MHz / 115 200 baud = 352 clocks per bit)
 #   wide32 full width, 16 entries, 32 lanes: a wide build, lanes 16..31 through LANES_HI (docs/fpga.md §3.7),
-#          RegCheck 3 and MemRegOut 1: the 32-lane ECP5 goal unit's check stages and registered metadata
-#          read (ulx3s_m16_l32_rc, docs/fpga.md §11.3)
+#          RegCheck 3, CheckLanes 8 and MemRegOut 1: the 32-lane ECP5 goal unit's check stages, its 8 lane
+#          checks in 4 beats and registered metadata read (ulx3s_m16_l32_cl8, docs/fpga.md §11.3; until
+#          2026-11-30 ulx3s_m16_l32_rc's, without CheckLanes)
 FPGA_SIM_CFGS := m8 m4 full16 real wide32
-fsim_par_m8     := 7 8 1 8 16 16 16 0 0 0
-fsim_par_m4     := 7 4 1 8 16 16 16 1 0 0
-fsim_par_full16 := 16 16 1 8 48 32 24 1 1 1
-fsim_par_real   := 7 8 1 352 16 16 16 0 0 0
-fsim_par_wide32 := 7 16 32 8 57 32 24 1 3 1
+fsim_par_m8     := 7 8 1 8 16 16 16 0 0 0 0
+fsim_par_m4     := 7 4 1 8 16 16 16 1 0 0 0
+fsim_par_full16 := 16 16 1 8 48 32 24 1 1 1 0
+fsim_par_real   := 7 8 1 352 16 16 16 0 0 0 0
+fsim_par_wide32 := 7 16 32 8 57 32 24 1 3 1 8
 fsim_w = $(word $(2),$(fsim_par_$(1)))
 FSIM_DIR := $(BUILD)/fpga-sim
 
@@ -50,7 +51,7 @@ define fsim_model
 stamp_vl-fsim-$(1) = $(VERILATOR) --cc --exe --build -Wall -Wno-fatal --assert -O3 -j 2 --top-module ga_board_core \
   --prefix Vgab_$(1) -GTagBits=$(call fsim_w,$(1),1) -GMlbEntries=$(call fsim_w,$(1),2) \
   -GLanes=$(call fsim_w,$(1),3) -GClksPerBit=$(call fsim_w,$(1),4) -GVaKeep=$(call fsim_w,$(1),5) \
-  -GMdKeep=$(call fsim_w,$(1),6) -GCntW=$(call fsim_w,$(1),7) -GHwOnlyMode=$(call fsim_w,$(1),8) -GRegCheck=$(call fsim_w,$(1),9) -GMemRegOut=$(call fsim_w,$(1),10) -CFLAGS '-O2 -DGAB_VTOP=Vgab_$(1) -DGAB_VTOP_H=\"Vgab_$(1).h\" -DGAB_CPB=$(call fsim_w,$(1),4)' \
+  -GMdKeep=$(call fsim_w,$(1),6) -GCntW=$(call fsim_w,$(1),7) -GHwOnlyMode=$(call fsim_w,$(1),8) -GRegCheck=$(call fsim_w,$(1),9) -GMemRegOut=$(call fsim_w,$(1),10) -GCheckLanes=$(call fsim_w,$(1),11) -CFLAGS '-O2 -DGAB_VTOP=Vgab_$(1) -DGAB_VTOP_H=\"Vgab_$(1).h\" -DGAB_CPB=$(call fsim_w,$(1),4)' \
   -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache -Mdir $(abspath $(FSIM_DIR)/$(1)/obj) -o $(abspath $(FSIM_DIR)/$(1)/gab_bench) \
   $(RTL_INC) $(abspath rtl/verilator_waiver.vlt) $(abspath $(FPGA_RTL)) $(abspath fpga/sim/gab_bench.cpp)
 $(FSIM_DIR)/$(1)/gab_bench: $(FPGA_RTL) $(RTL_DEPS) fpga/sim/gab_bench.cpp $(STAMP_DIR)/vl-fsim-$(1).cmd
@@ -297,6 +298,11 @@ deps-ecp5: $(ECP5_STAMP) ## Install the pinned YoWASP Yosys + nextpnr-ecp5 into 
 #   ulx3s_m16_l1_e2_fp2 ulx3s_m16_l1_e2_fp with FillPort 2 (the FILL's same-location compares registered
 #                     a cycle early, a walker result taken from its second cycle; docs/fpga.md §11.3)
 #   ulx3s_m16_l32_rd  ulx3s_m16_l32_rc with EndForm 2 and ReadForm 1
+#   ulx3s_m16_l32_cl8 the 32-lane goal unit with CheckLanes 8 (8 lane checks serving the 32 lanes in 4
+#                     beats; RegCheck 3, EndForm 2, ReadForm 2, FillPort 4), 60 MHz PLL; co-simulated as
+#                     t16_m16_l32_cl (docs/fpga.md §11.3, "The 32-lane unit with 8 lane checks")
+#   ulx3s_m16_l1_vr60 one SM of the 4-SM board ulx3s_sys4_m16_l1_vr (EndForm 2, ReadForm 2, FillPort 4,
+#                     RegCheck 1) on its own at the 32-lane goal's 60 MHz
 #   ulx3s_sys4_m16_l4_rd  ulx3s_sys4_m16_l4 with EndForm 2 and ReadForm 1
 #   ulx3s_sys4_m16_l1_fp2 / ulx3s_sys2_m16_l1_fp2  the system board with 4 / 2 SMs at 1 lane, every SM
 #                     as ulx3s_m16_l1_e2_fp2 (EndForm 2, ReadForm 1, FillPort 2; the options co-simulated
@@ -324,7 +330,7 @@ ECP5_BUILDS       := orangecrab_m8_va16 orangecrab_m8 ulx3s_m16_l16 ulx3s_m16_l3
                      ulx3s_m16_l1 ulx3s_m16_l1_e2 ulx3s_m16_l1_e2_rd ulx3s_m16_l1_e2_fp ulx3s_m16_l1_e2_fp2 ulx3s_m16_l32_rd \
                      ulx3s_sys4_m16_l4_rd ulx3s_sys4_m16_l1_fp2 ulx3s_sys2_m16_l1_fp2 ulx3s_sys2_m16_l1_rs ulx3s_sys4_m16_l1_rs \
                      ulx3s_sys4_m16_l1_rs_an ulx3s_sys4_m16_l1_rsc_an ulx3s_sys4_m16_l1_rsc ulx3s_sys4_m16_l1_fp3 \
-                     ulx3s_sys4_m16_l1_lr ulx3s_sys4_m16_l1_vr
+                     ulx3s_sys4_m16_l1_lr ulx3s_sys4_m16_l1_vr ulx3s_m16_l32_cl8 ulx3s_m16_l1_vr60
 ECP5_BUILDS_QUICK := orangecrab_m8_va16
 ECP5_SEED         ?= 1
 # nextpnr's router for the routing pass (router1, nextpnr's default, or router2) and a limit on that pass
@@ -377,6 +383,8 @@ ecp5_ulx3s_m16_l1_e2_rd := 85k CABGA381 6 50 ga_board_ulx3s "-set MlbEntries 16 
 ecp5_ulx3s_m16_l1_e2_fp := 85k CABGA381 6 50 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 1" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_m16_l1_e2_fp2 := 85k CABGA381 6 50 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 2" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_m16_l32_rd  := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 32 -set RegCheck 3 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1" constraints/ulx3s_85f.lpf
+ecp5_ulx3s_m16_l32_cl8 := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 32 -set MemRegOut 1 -set EndForm 2 -set ReadForm 2 -set FillPort 4 -set RegCheck 3 -set CheckLanes 8" constraints/ulx3s_85f.lpf
+ecp5_ulx3s_m16_l1_vr60 := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 1 -set MemRegOut 1 -set EndForm 2 -set ReadForm 2 -set FillPort 4 -set RegCheck 1" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_sys4_m16_l4_rd := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 4 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_sys4_m16_l1_fp2 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 2" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_sys2_m16_l1_fp2 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 2 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 2" constraints/ulx3s_85f.lpf

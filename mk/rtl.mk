@@ -76,7 +76,8 @@ RTL_LINT_CFGS := \
   ga_check:TagBits=7,Lanes=1 ga_check:TagBits=16,Lanes=32 \
   ga_check:TagBits=7,Lanes=1,EndForm=1 ga_check:TagBits=16,Lanes=32,EndForm=1 \
   ga_check:TagBits=7,Lanes=5,RegStages=1 ga_check:TagBits=16,Lanes=32,EndForm=1,RegStages=2 \
-  ga_check:TagBits=7,Lanes=32,EndForm=1,RegStages=3 \
+  ga_check:TagBits=7,Lanes=32,EndForm=1,RegStages=3 ga_check:TagBits=16,Lanes=32,EndForm=1,RegStages=3,CheckLanes=8 \
+  ga_check:TagBits=7,Lanes=2,RegStages=2,CheckLanes=1 \
   ga_walker:TagBits=7 ga_walker:TagBits=16 ga_walker:TagBits=7,EndForm=1 ga_walker:TagBits=7,HasIndex=0 \
   ga_mlu_cfg:HwOnly=1,HasIndex=1 ga_mlu_cfg:HwOnly=0,HasIndex=0 ga_mlu_hwseq:TagBits=7,Lanes=1 \
   ga_mlu_hwseq:TagBits=16,Lanes=32 ga_mlu_rsp:IdW=1,Lanes=1 ga_mlu_rsp:IdW=16,Lanes=32 ga_mlu_rsp:IdW=4,Lanes=32,LaneLoad=1 \
@@ -87,6 +88,8 @@ RTL_LINT_CFGS := \
   ga_mlu:TagBits=16,MlbEntries=8,Lanes=2,RegLookup=1,RegCheck=1 ga_mlu:TagBits=7,MlbEntries=8,Lanes=1,FillPort=1 \
   ga_mlu:TagBits=7,MlbEntries=8,Lanes=1,FillPort=2 ga_mlu:TagBits=7,MlbEntries=8,Lanes=1,FillPort=3 ga_mlu:TagBits=16,MlbEntries=16,Lanes=2,RegLookup=1,RegCheck=1,FillPort=2 \
   ga_mlu:TagBits=16,MlbEntries=16,Lanes=32,EndForm=2,RegLookup=1,RegCheck=3,ReadForm=1,FillPort=1 \
+  ga_mlu:TagBits=7,MlbEntries=16,Lanes=32,EndForm=2,RegLookup=1,RegCheck=3,ReadForm=2,FillPort=4,CheckLanes=8,HwOnly=0 \
+  ga_mlu:TagBits=7,MlbEntries=8,Lanes=4,RegLookup=1,RegCheck=2,CheckLanes=1 \
   ga_mlu:TagBits=7,MlbEntries=16,Lanes=1,EndForm=2,RegLookup=1,RegCheck=1,ReadForm=2,FillPort=3,HwOnly=0 \
   ga_mlu:TagBits=7,MlbEntries=16,Lanes=1,EndForm=2,RegLookup=1,RegCheck=1,ReadForm=2,FillPort=4,HwOnly=0 \
   ga_mlu:TagBits=16,MlbEntries=8,Lanes=2,FillPort=4 \
@@ -183,13 +186,14 @@ rtl-yosys: $(addprefix rtl-yosys-,$(RTL_YOSYS_RUNS)) ## Yosys generic synth of e
 
 rtl-yosys-big: $(addprefix rtl-yosys-,$(RTL_YOSYS_BIG)) ## Yosys synth of ga_check and ga_mlu at Lanes=32 (slow: minutes)
 
-# Icarus: every file compiles, ga_mlu elaborates at four parameter sets; then the smoke test.
-rtl-icarus: ## Icarus -g2012 compile of all RTL (four ga_mlu configurations), then icarus-smoke
+# Icarus: every file compiles, ga_mlu elaborates at five parameter sets; then the smoke test.
+rtl-icarus: ## Icarus -g2012 compile of all RTL (five ga_mlu configurations), then icarus-smoke
 	@mkdir -p $(RTL_BUILD)
 	@for p in "-Pga_mlu.Lanes=32 -Pga_mlu.MlbEntries=16 -Pga_mlu.TagBits=16" \
 	          "-Pga_mlu.Lanes=1 -Pga_mlu.MlbEntries=8 -Pga_mlu.TagBits=7" \
 	          "-Pga_mlu.Lanes=2 -Pga_mlu.MlbEntries=8 -Pga_mlu.TagBits=7 -Pga_mlu.EndForm=1 -Pga_mlu.HwOnly=0 -Pga_mlu.RegLookup=1 -Pga_mlu.FillPort=2" \
-	          "-Pga_mlu.Lanes=5 -Pga_mlu.MlbEntries=8 -Pga_mlu.TagBits=7 -Pga_mlu.EndForm=2 -Pga_mlu.RegLookup=1 -Pga_mlu.RegCheck=3 -Pga_mlu.ReadForm=1 -Pga_mlu.FillPort=1"; do \
+	          "-Pga_mlu.Lanes=5 -Pga_mlu.MlbEntries=8 -Pga_mlu.TagBits=7 -Pga_mlu.EndForm=2 -Pga_mlu.RegLookup=1 -Pga_mlu.RegCheck=3 -Pga_mlu.ReadForm=1 -Pga_mlu.FillPort=1" \
+	          "-Pga_mlu.Lanes=8 -Pga_mlu.MlbEntries=8 -Pga_mlu.TagBits=7 -Pga_mlu.RegLookup=1 -Pga_mlu.RegCheck=2 -Pga_mlu.CheckLanes=2"; do \
 	  echo "icarus ga_mlu $$p"; \
 	  $(IVERILOG) -g2012 $(RTL_INC) -s ga_mlu $$p -o $(RTL_BUILD)/ga_mlu.vvp $(RTL_SRC) \
 	    2> $(RTL_BUILD)/iverilog.log; rc=$$?; \

@@ -26,9 +26,12 @@ TB_LAYOUTS   := $(shell bash scripts/layouts.sh --rtl)
 # t7_m8_l1_fp4 FillPort 4 (as 3, and the fill victim registered a cycle early: fp2's options otherwise,
 # RegCheck 0, where a walker result can arrive in a cycle the accept stage commands the MLB and must
 # wait one more; the cosim mutant fp4_settle's configuration); the others keep FillPort 0, one
-# select for both.
+# select for both. cl: CheckLanes, the check's lane compares serving the lanes in beats (docs/fpga.md
+# §11.3): t16_m16_l32_cl is the 32-lane ECP5 unit ulx3s_m16_l32_cl8 (8 lane checks, 4 beats, RegCheck
+# 3, EndForm 2, ReadForm 2, FillPort 4), t7_m8_l4_cl one lane check over 4 beats with RegCheck 2.
 # Run by cosim-quick and cosim-opt (make test: test-hw).
-TB_CFGS_OPT  := t7_m8_l1_rl t16_m16_l32_rl t7_m8_l1_rc t16_m16_l32_rc t16_m8_l1_rc1 t7_m8_l1_fp2 t7_m16_l1_fp3 t7_m8_l1_fp4
+TB_CFGS_OPT  := t7_m8_l1_rl t16_m16_l32_rl t7_m8_l1_rc t16_m16_l32_rc t16_m8_l1_rc1 t7_m8_l1_fp2 t7_m16_l1_fp3 t7_m8_l1_fp4 \
+                t16_m16_l32_cl t7_m8_l4_cl
 tb_gx_t7_m8_l1_rl    := -GRegLookup=1 -GEndForm=1
 tb_gx_t16_m16_l32_rl := -GRegLookup=1 -GEndForm=1 -GFillPort=2
 tb_gx_t7_m8_l1_rc    := -GRegLookup=1 -GEndForm=1 -GRegCheck=3 -GReadForm=1
@@ -37,6 +40,8 @@ tb_gx_t16_m8_l1_rc1  := -GRegLookup=1 -GEndForm=1 -GRegCheck=1 -GFillPort=2
 tb_gx_t7_m8_l1_fp2   := -GRegLookup=1 -GEndForm=1 -GFillPort=2
 tb_gx_t7_m16_l1_fp3  := -GRegLookup=1 -GEndForm=2 -GReadForm=1 -GRegCheck=1 -GFillPort=3
 tb_gx_t7_m8_l1_fp4   := -GRegLookup=1 -GEndForm=1 -GFillPort=4
+tb_gx_t16_m16_l32_cl := -GRegLookup=1 -GEndForm=2 -GRegCheck=3 -GReadForm=2 -GFillPort=4 -GCheckLanes=8
+tb_gx_t7_m8_l4_cl    := -GRegLookup=1 -GEndForm=1 -GRegCheck=2 -GCheckLanes=1
 TB_JOBS      ?= 2
 # make cosim: random requests per (configuration x layout) run, 32 runs (4 layouts): COSIM_OPS for
 # each of the 16 runs of a 1-lane configuration, COSIM_OPS_WIDE for each of the 16 runs of a 32-lane

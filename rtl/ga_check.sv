@@ -46,6 +46,20 @@
 //                      RegStages 0 computes (job check_pipe*, rtl/formal/ga_check_pipe_fv.sv);
 //                      strip_o is always combinational from addr_i. The registers have no reset:
 //                      until the inputs have been held that long the outputs mean nothing.
+//   CheckLanes 0, or   lanes checked per cycle. 0 (default): every lane in every cycle (Lanes lane
+//              P >= 1  checks). P: P lane checks, serving lanes b*P .. b*P+P-1 in beat b of a
+//                      free-running beat counter (Beats = Lanes / P beats, a power of two >= 2, so
+//                      every value of the counter is a beat and it needs no reset); needs RegStages
+//                      >= 2 (each lane's verdict register is written in its beat). Stage 1 registers
+//                      the beat's P addresses (chosen from addr_i by the counter) instead of all
+//                      Lanes. The contract becomes: with the inputs held in cycles t-L .. t-1, L =
+//                      RegStages + Beats - 1, the outputs in cycle t are RegStages 0's (in any L
+//                      consecutive cycles every beat is checked once, after its input register
+//                      holds the held inputs). The 32-lane FPGA unit's lane compares and the
+//                      entry's fan-out shrink by Beats (docs/fpga.md §11.3); ga_mlu's CheckLanes.
+//                      With RegStages 3 the lowest failing lane's address is taken from addr_i in
+//                      the cycle before the output register (still held), so stage 1 keeps no
+//                      copy of all Lanes addresses; with RegStages 2 it keeps one for that address.
 // No handshake.
 
 // Icarus 11 can spin forever at one time step on chains of always_comb blocks that assign a default
@@ -64,7 +78,8 @@ module ga_check #(
   parameter int TagBits = 7,
   parameter int Lanes   = 32,
   parameter int EndForm = 0,
-  parameter int RegStages = 0
+  parameter int RegStages = 0,
+  parameter int CheckLanes = 0
 ) (
   /* verilator lint_off UNUSEDSIGNAL */
   input  logic                          clk_i,        // used only with RegStages > 0
@@ -93,25 +108,33 @@ module ga_check #(
   localparam logic [63:0] VaTop = 64'd1 << V;          // 2^V
 
   // Elaboration-time parameter checks (Icarus 11: at time 0, see ga_mlb).
+  // CheckLanes: the lane checks (Units) and the beats that serve every lane with them.
+  localparam int Units = (CheckLanes > 0) ? CheckLanes : Lanes;
+  localparam int Beats = (CheckLanes > 0) ? Lanes / CheckLanes : 1;
+  localparam int BeatW = (Beats > 1) ? $clog2(Beats) : 1;
+  localparam bit SerialBad = (CheckLanes < 0) ||
+                             (CheckLanes > 0 && (Lanes % CheckLanes != 0 || Beats < 2 ||
+                                                 (Beats & (Beats - 1)) != 0 || RegStages < 2));
   localparam bit ParamsBad = (TagBits != 7 && TagBits != 16) || (Lanes < 1) || (Lanes > 32) ||
                              (RegStages < 0) || (RegStages > 3) ||
-                             (EndForm != 0 && EndForm != 1);
+                             (EndForm != 0 && EndForm != 1) || SerialBad;
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_check: TagBits must be 7 or 16, Lanes 1..32, EndForm 0 or 1 and RegStages 0..3");
+    if (ParamsBad) $fatal(1, "ga_check: TagBits must be 7 or 16, Lanes 1..32, EndForm 0 or 1, RegStages 0..3, CheckLanes 0 or a divisor of Lanes with Lanes / CheckLanes a power of two >= 2 and RegStages >= 2");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_check: TagBits must be 7 or 16, Lanes 1..32, EndForm 0 or 1 and RegStages 0..3");
+    $error("ga_check: TagBits must be 7 or 16, Lanes 1..32, EndForm 0 or 1, RegStages 0..3, CheckLanes 0 or a divisor of Lanes with Lanes / CheckLanes a power of two >= 2 and RegStages >= 2");
   end
 `endif
 
   // ---------------------------------------------------------------------------------------------
-  // Stage 1: what the lanes see. RegStages 0: the inputs. >= 1: registers, the entry operands once
-  // per group of GrpLanes lanes (each copy drives GrpLanes lanes' carry chains, not all of them).
+  // Stage 1: what the lane checks see. RegStages 0: the inputs. >= 1: registers, the entry operands
+  // once per group of GrpLanes lane checks (each copy drives GrpLanes checks' carry chains, not all
+  // of them). CheckLanes: the beat's addresses, below.
   // ---------------------------------------------------------------------------------------------
   localparam int GrpLanes = 4;
-  localparam int Groups   = (Lanes + GrpLanes - 1) / GrpLanes;
+  localparam int Groups   = (Units + GrpLanes - 1) / GrpLanes;
 
   logic [64:0] in_end;            // EndForm 1: ebase + esize, the same for every lane
   logic [32:0] in_send;           // EndForm 1: the shared bound b + s
@@ -126,8 +149,13 @@ module ga_check #(
   logic [Groups*ga_pkg::MdStW-1:0] q_md_state;
   logic [Groups*ga_pkg::SizeW-1:0] q_size;
   logic [Groups-1:0]               q_shared, q_group;
-  logic [64*Lanes-1:0]             q_addr;
+  logic [64*Lanes-1:0]             q_addr;     // every lane's (the first failing lane's address;
+                                               // CheckLanes with RegStages 3: addr_i itself)
+  /* verilator lint_off UNUSEDSIGNAL */              // CheckLanes: the beat's active bits instead
   logic [Lanes-1:0]                q_active;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [64*Units-1:0]             u_addr;     // what lane check u sees: lane u, or (CheckLanes)
+  logic [Units-1:0]                u_active;   // lane b*Units + u in beat b
 
   if (RegStages == 0) begin : gen_in_comb
     assign q_etb      = {Groups{etb_i}};
@@ -154,17 +182,57 @@ module ga_check #(
         q_group[g]                                 <= group_i;
       end
     end
-    always_ff @(posedge clk_i) begin
-      q_addr   <= addr_i;
-      q_active <= active_i;
+    if (CheckLanes != 0 && RegStages == 3) begin : gen_in_addr_wire
+      // CheckLanes with RegStages 3: the lane checks read the beat's slot registers, and the
+      // lowest failing lane's address is selected in the cycle before the output register, when
+      // the inputs are still held: addr_i itself serves, and the Lanes x 64 flip-flops go.
+      assign q_addr   = addr_i;
+      assign q_active = active_i;
+    end else begin : gen_in_addr_reg
+      always_ff @(posedge clk_i) begin
+        q_addr   <= addr_i;
+        q_active <= active_i;
+      end
     end
   end
 
-  logic [Lanes*ga_pkg::ExcW-1:0] kind;    // per-lane result, lane l at [3l +: 3]
-  logic [Lanes-1:0]              checked;
-  logic [Lanes-1:0]              l_match, l_fault;   // the lanes' verdicts (stage 2 input)
+  // The beat counter and the beat's addresses (CheckLanes): b_q is the beat whose lanes' addresses
+  // stage 1 registers in this cycle, sb_q the beat whose addresses the lane checks see (its
+  // verdicts are written at the end of the cycle). Free-running: every value is a beat.
+  /* verilator lint_off UNUSEDSIGNAL */              // read only with CheckLanes
+  logic [BeatW-1:0] sb_q;
+  /* verilator lint_on UNUSEDSIGNAL */
+  if (CheckLanes == 0) begin : gen_units_all
+    assign u_addr   = q_addr;
+    assign u_active = q_active;
+    assign sb_q     = '0;
+  end else begin : gen_units_beat
+    logic [BeatW-1:0]    b_q;
+    logic [64*Units-1:0] b_addr, s_addr_q;
+    logic [Units-1:0]    b_active, s_active_q;
+    `GA_ALWAYS_COMB begin
+      b_addr   = '0;
+      b_active = '0;
+      for (int b = 0; b < Beats; b++) begin
+        b_addr   = b_addr   | ({64*Units{b_q == BeatW'(b)}} & addr_i[64*Units*b +: 64*Units]);
+        b_active = b_active | ({Units{b_q == BeatW'(b)}} & active_i[Units*b +: Units]);
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      b_q        <= b_q + BeatW'(1);                   // wraps at Beats, a power of two
+      sb_q       <= b_q;
+      s_addr_q   <= b_addr;
+      s_active_q <= b_active;
+    end
+    assign u_addr   = s_addr_q;
+    assign u_active = s_active_q;
+  end
 
-  for (genvar l = 0; l < Lanes; l++) begin : gen_lane
+  logic [Units*ga_pkg::ExcW-1:0] kind;    // per-check result, check u at [3u +: 3]
+  logic [Units-1:0]              checked;
+  logic [Units-1:0]              l_match, l_fault;   // the checks' verdicts (stage 2 input)
+
+  for (genvar l = 0; l < Units; l++) begin : gen_lane
     logic [63:0]        a;
     logic [TagBits-1:0] t;
     logic [63:0]        va;
@@ -192,7 +260,7 @@ module ga_check #(
     assign g_entry_ok = (md_state_l == ga_pkg::MD_OK);
     assign e_freed    = (etag == TagFreed);
 
-    assign a  = q_addr[64*l +: 64];
+    assign a  = u_addr[64*l +: 64];
     assign t  = a[63:V];
     assign va = {{TagBits{1'b0}}, a[V-1:0]};
 
@@ -250,15 +318,18 @@ module ga_check #(
     assign kind[ga_pkg::ExcW*l +: ga_pkg::ExcW] =
         q_shared[G] ? (s_inb ? ga_pkg::EXC_NONE : ga_pkg::EXC_SHARED_OUT_OF_BOUNDS) : g_kind;
 
-    assign checked[l] = q_active[l] && (!q_group[G] || l_match[l]);
+    assign checked[l] = u_active[l] && (!q_group[G] || l_match[l]);
     assign l_fault[l] = checked[l] && (kind[ga_pkg::ExcW*l +: ga_pkg::ExcW] != ga_pkg::EXC_NONE);
+  end
 
-    // strip: always from the input itself (the MLU's response takes it in the same cycle)
+  // strip: always from the input itself (the MLU's response takes it in the same cycle)
+  for (genvar l = 0; l < Lanes; l++) begin : gen_strip
     assign strip_o[64*l +: 64] = {{TagBits{1'b0}}, addr_i[64*l +: V]};
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Stage 2: the lanes' verdicts, registered with RegStages >= 2.
+  // Stage 2: the lanes' verdicts, registered with RegStages >= 2 (CheckLanes: beat sb_q's lanes'
+  // in each cycle).
   // ---------------------------------------------------------------------------------------------
   logic [Lanes*ga_pkg::ExcW-1:0] v_kind;
   logic [Lanes-1:0]              v_match, v_fault;
@@ -266,11 +337,21 @@ module ga_check #(
     assign v_kind  = kind;
     assign v_match = l_match;
     assign v_fault = l_fault;
-  end else begin : gen_v_reg
+  end else if (CheckLanes == 0) begin : gen_v_reg
     always_ff @(posedge clk_i) begin
       v_kind  <= kind;
       v_match <= l_match;
       v_fault <= l_fault;
+    end
+  end else begin : gen_v_beat
+    for (genvar b = 0; b < Beats; b++) begin : gen_beat
+      always_ff @(posedge clk_i) begin
+        if (sb_q == BeatW'(b)) begin
+          v_kind[ga_pkg::ExcW*Units*b +: ga_pkg::ExcW*Units] <= kind;
+          v_match[Units*b +: Units]                          <= l_match;
+          v_fault[Units*b +: Units]                          <= l_fault;
+        end
+      end
     end
   end
 

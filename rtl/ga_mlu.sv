@@ -103,7 +103,11 @@
 //                         inputs and waits RegCheck cycles before it acts (chk_go); the request port
 //                         stays closed meanwhile, so an operation answers RegCheck cycles later and a
 //                         walker result is taken RegCheck cycles later (microarchitecture §6).
-//   Defaults (HwOnly 1, EndForm 0, RegLookup 0, RegCheck 0) are the unit's function as before the
+//   CheckLanes  0, or P   0 (default): ga_check checks every lane in one cycle. P (needs RegCheck >= 2;
+//                         Lanes / P a power of two >= 2): ga_check's P lane checks serve the lanes in
+//                         Lanes / P beats, and every user of the check waits RegCheck + Lanes / P - 1
+//                         cycles (ga_check's contract; the 32-lane FPGA unit, docs/fpga.md §11.3).
+//   Defaults (HwOnly 1, EndForm 0, RegLookup 0, RegCheck 0, CheckLanes 0) are the unit's function as before the
 //   options; the flattened synthesis of the unit maps differently (docs/fpga.md §5.1).
 //
 // Handshakes: all valid/ready ports transfer on a rising edge with valid && ready; every output of
@@ -134,7 +138,8 @@ module ga_mlu #(
   parameter int ReadForm   = 0,
   parameter int FillPort   = 0,
   parameter int RegLookup  = 0,
-  parameter int RegCheck   = 0
+  parameter int RegCheck   = 0,
+  parameter int CheckLanes = 0
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
@@ -236,14 +241,17 @@ module ga_mlu #(
                              (ReadForm < 0) || (ReadForm > 2) || (ReadForm == 2 && RegLookup == 0) ||
                              (FillPort < 0) || (FillPort > 4) ||
                              (HwOnly != 0 && HwOnly != 1) || (HasIndex != 0 && HasIndex != 1) ||
-                             (RegLookup != 0 && RegLookup != 1);
+                             (RegLookup != 0 && RegLookup != 1) || (CheckLanes < 0) ||
+                             (CheckLanes > 0 && (RegCheck < 2 || Lanes % CheckLanes != 0 ||
+                                                 Lanes / CheckLanes < 2 ||
+                                                 ((Lanes / CheckLanes) & (Lanes / CheckLanes - 1)) != 0));
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, ReadForm 0..2 (2 needs RegLookup 1), FillPort 0..4, HwOnly, HasIndex and RegLookup 0|1");
+    if (ParamsBad) $fatal(1, "ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, ReadForm 0..2 (2 needs RegLookup 1), FillPort 0..4, HwOnly, HasIndex and RegLookup 0|1, CheckLanes 0 or a divisor of Lanes with Lanes / CheckLanes a power of two >= 2 (needs RegCheck >= 2)");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, ReadForm 0..2 (2 needs RegLookup 1), FillPort 0..4, HwOnly, HasIndex and RegLookup 0|1");
+    $error("ga_mlu: TagBits 7|16, MlbEntries 1..64, Lanes 1..32, IdW 1..16, RegCheck 0..3 (> 0 needs RegLookup 1), EndForm 0..2, ReadForm 0..2 (2 needs RegLookup 1), FillPort 0..4, HwOnly, HasIndex and RegLookup 0|1, CheckLanes 0 or a divisor of Lanes with Lanes / CheckLanes a power of two >= 2 (needs RegCheck >= 2)");
   end
 `endif
 
@@ -737,7 +745,8 @@ module ga_mlu #(
     .TagBits   (TagBits),
     .Lanes     (Lanes),
     .EndForm   (EndFormCw),
-    .RegStages (RegCheck)
+    .RegStages (RegCheck),
+    .CheckLanes(CheckLanes)
   ) u_check (
     .clk_i,
     .shared_i      (chk_shared),
@@ -759,23 +768,26 @@ module ga_mlu #(
 
   // RegCheck: the check's users wait for its registers. chk_ph_q counts the cycles a user has held
   // the check's inputs (the accept stage on the lk registers, a walker result, an HWOnly leader step;
-  // each holds them until it acts, and the request port is closed meanwhile); at RegCheck the outputs
-  // are those of the held inputs (ga_check's contract) and the user acts (chk_go). The count restarts
-  // after every chk_go, so the next user (or the next leader step) waits again.
+  // each holds them until it acts, and the request port is closed meanwhile); at ChkLat (RegCheck,
+  // plus Lanes / CheckLanes - 1 beats with CheckLanes) the outputs are those of the held inputs
+  // (ga_check's contract) and the user acts (chk_go). The count restarts after every chk_go, so the
+  // next user (or the next leader step) waits again.
+  localparam int ChkLat = RegCheck + ((CheckLanes > 0) ? Lanes / CheckLanes - 1 : 0);
+  localparam int ChkW   = (ChkLat > 1) ? $clog2(ChkLat + 1) : 1;
   logic chk_wait;
   assign chk_wait = lk_busy || sl_hw_iter || w_done;
   if (RegCheck == 0) begin : gen_chk_comb
     assign chk_go = 1'b1;
   end else begin : gen_chk_wait
-    logic [1:0] chk_ph_q;
+    logic [ChkW-1:0] chk_ph_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        chk_ph_q <= 2'd0;
+        chk_ph_q <= '0;
       end else begin
-        chk_ph_q <= (chk_wait && !chk_go) ? chk_ph_q + 2'd1 : 2'd0;
+        chk_ph_q <= (chk_wait && !chk_go) ? chk_ph_q + ChkW'(1) : '0;
       end
     end
-    assign chk_go = (chk_ph_q == 2'(RegCheck));
+    assign chk_go = (chk_ph_q == ChkW'(ChkLat));
   end
 
   // ---------------------------------------------------------------------------------------------

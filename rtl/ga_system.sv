@@ -34,7 +34,7 @@
 //   Lanes       1 .. 32   lanes per warp operation (spec §4.4)
 //   IdW         1 .. 15   LSU request id width; each MLU has IdW + 1 (the runtime's reserved id)
 //   NumSms      1 .. 8    SMs, one MLU each
-//   HwOnly, HasIndex, EndForm, ReadForm, FillPort, RegLookup, RegCheck: passed to every ga_mlu
+//   HwOnly, HasIndex, EndForm, ReadForm, FillPort, RegLookup, RegCheck, CheckLanes: passed to every ga_mlu
 //               (docs/microarchitecture.md §1)
 //   ReqSlice    0 | 1     0 (default): each SM's port mux drives its MLU's request port. 1: a register
 //                         stage (ga_req_slice) between them, so that the MLU's accept path (request ->
@@ -79,6 +79,7 @@ module ga_system #(
   parameter int FillPort   = 0,
   parameter int RegLookup  = 0,
   parameter int RegCheck   = 0,
+  parameter int CheckLanes = 0,
   parameter int ReqSlice   = 0
 ) (
   input  logic                          clk_i,
@@ -394,7 +395,8 @@ module ga_system #(
       .ReadForm   (ReadForm),
       .FillPort   (FillPort),
       .RegLookup  (RegLookup),
-      .RegCheck   (RegCheck)
+      .RegCheck   (RegCheck),
+      .CheckLanes (CheckLanes)
     ) u_mlu (
       .clk_i, .rst_ni,
       .req_valid_i      (m_valid[s]),

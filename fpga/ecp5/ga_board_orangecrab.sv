@@ -27,6 +27,7 @@ module ga_board_orangecrab #(
   parameter int FillPort   = 0,
   parameter int RegLookup  = 1,
   parameter int RegCheck   = 0,
+  parameter int CheckLanes = 0,
   parameter int NumSms     = 1,
   parameter int ReqSlice   = 0,
   parameter int MemRegOut  = 0,
@@ -57,7 +58,7 @@ module ga_board_orangecrab #(
     .TagBits(TagBits), .MlbEntries(MlbEntries), .Lanes(Lanes), .ClksPerBit(ClksPerBit),
     .MemLinesW(MemLinesW), .CntW(CntW), .ClkKhz(ClkKhz), .VaKeep(VaKeep), .MdKeep(MdKeep),
     .HwOnlyMode(HwOnlyMode), .EndForm(EndForm), .ReadForm(ReadForm), .FillPort(FillPort),
-    .RegLookup(RegLookup), .RegCheck(RegCheck), .NumSms(NumSms),
+    .RegLookup(RegLookup), .RegCheck(RegCheck), .CheckLanes(CheckLanes), .NumSms(NumSms),
     .ReqSlice(ReqSlice), .MemRegOut(MemRegOut)
   ) u_core (
     .clk_i(clk48_i), .rst_ni(rst_n_q), .uart_rx_i(uart_rx_i), .uart_tx_o(uart_tx_o), .status_o(status)

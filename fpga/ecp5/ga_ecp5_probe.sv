@@ -11,7 +11,7 @@
 //
 // Parameters:
 //   NumSms      0: one ga_mlu; 1 .. 8: ga_system with that many SMs
-//   TagBits, MlbEntries, Lanes, HwOnly, EndForm, ReadForm, FillPort, RegLookup, RegCheck: the unit's
+//   TagBits, MlbEntries, Lanes, HwOnly, EndForm, ReadForm, FillPort, RegLookup, RegCheck, CheckLanes: the unit's
 //               (microarchitecture §1)
 //   ReqSlice    ga_system's (NumSms > 0 only)
 
@@ -26,6 +26,7 @@ module ga_ecp5_probe #(
   parameter int FillPort   = 0,
   parameter int RegLookup  = 1,
   parameter int RegCheck   = 0,
+  parameter int CheckLanes = 0,
   parameter int ReqSlice   = 0
 ) (
   input  logic clk_i,
@@ -72,7 +73,7 @@ module ga_ecp5_probe #(
     logic [RspW-1:0] r;
     ga_mlu #(.TagBits(TagBits), .MlbEntries(MlbEntries), .Lanes(Lanes), .IdW(IdW), .HwOnly(HwOnly),
              .HasIndex(0), .EndForm(EndForm), .ReadForm(ReadForm), .FillPort(FillPort),
-             .RegLookup(RegLookup), .RegCheck(RegCheck)) u_mlu (
+             .RegLookup(RegLookup), .RegCheck(RegCheck), .CheckLanes(CheckLanes)) u_mlu (
       .clk_i, .rst_ni(rst_q),
       .req_valid_i(in_q[0]), .req_ready_o(r[0]), .req_op_i(in_q[3:1]), .req_id_i(in_q[4 +: IdW]),
       .req_warp_i(in_q[4+IdW +: 16]), .req_active_i(in_q[20+IdW +: Lanes]),
@@ -146,7 +147,7 @@ module ga_ecp5_probe #(
     end
     ga_system #(.TagBits(TagBits), .MlbEntries(MlbEntries), .Lanes(Lanes), .IdW(IdW), .NumSms(N),
                 .HwOnly(HwOnly), .HasIndex(0), .EndForm(EndForm), .ReadForm(ReadForm), .FillPort(FillPort),
-                .RegLookup(RegLookup), .RegCheck(RegCheck), .ReqSlice(ReqSlice)) u_sys (
+                .RegLookup(RegLookup), .RegCheck(RegCheck), .CheckLanes(CheckLanes), .ReqSlice(ReqSlice)) u_sys (
       .clk_i, .rst_ni(rst_q),
       .req_valid_i(v), .req_ready_o(rdy), .req_op_i(op), .req_id_i(id), .req_warp_i(wp),
       .req_active_i(act), .req_addr_i(ad), .req_size_i(sz), .req_md_i(mdv), .req_cfg_addr_i(ca),

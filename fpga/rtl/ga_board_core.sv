@@ -56,6 +56,9 @@
 //   RegCheck              ga_mlu's RegCheck, 0 .. 3 (> 0 needs RegLookup 1): 0 (the default) a
 //                         combinational check; 3 the check's three register stages of the 32-lane ECP5
 //                         goal unit (docs/fpga.md §11.3): every operation answers three cycles later
+//   CheckLanes            ga_mlu's CheckLanes: 0 (the default) every lane checked in one cycle; P (RegCheck
+//                         >= 2) P lane checks serve the lanes in Lanes / P beats, each operation
+//                         answering Lanes / P - 1 cycles later still (docs/fpga.md §11.3)
 //   NumSms                1 .. 8. 1 (the default): one ga_mlu, protocol version 1, exactly the core of
 //                         before. 2 .. 8: a system board (docs/fpga.md §12): ga_system with NumSms MLUs
 //                         sharing the block RAM through its arbiter, protocol version 2 (an SM byte in
@@ -94,6 +97,7 @@ module ga_board_core #(
   parameter int FillPort   = 0,
   parameter int RegLookup  = 1,
   parameter int RegCheck   = 0,
+  parameter int CheckLanes = 0,
   parameter int NumSms     = 1,
   parameter int ReqSlice   = 0,
   parameter int MemRegOut  = 0
@@ -362,7 +366,8 @@ module ga_board_core #(
     .HwOnly     ((HwOnlyMode != 0) ? 1 : 0),
     .HasIndex   (0),      // no INDEX walker on the boards: LAYOUT = 3 is CFG_ERROR (docs/fpga.md)
     .RegLookup  (RegLookup),
-    .RegCheck   (RegCheck)
+    .RegCheck   (RegCheck),
+    .CheckLanes (CheckLanes)
   ) u_mlu (
     .clk_i,
     .rst_ni           (mlu_rst_n),
@@ -535,6 +540,7 @@ module ga_board_core #(
     .FillPort   (FillPort),
     .RegLookup  (RegLookup),
     .RegCheck   (RegCheck),
+    .CheckLanes (CheckLanes),
     .ReqSlice   (ReqSlice)
   ) u_sys (
     .clk_i,

@@ -19,6 +19,10 @@
 // The pipeline's registers have no reset, so the proof starts from any state (BMC from an
 // arbitrary state of them) and closes by k-induction with k = N + 1 (after N + 1 cycles every
 // register holds a function of inputs inside the window).
+//
+// CheckLanes P (lanes checked per cycle, Lanes / P beats): the window is L = N + Lanes / P - 1
+// cycles (ga_check's contract), and k = L + 1; the beat counter, free-running and without reset,
+// starts from any value too.
 
 `default_nettype none
 
@@ -26,7 +30,8 @@ module ga_check_pipe_fv #(
   parameter int TagBits   = 7,
   parameter int Lanes     = 5,
   parameter int EndForm   = 1,
-  parameter int RegStages = 3
+  parameter int RegStages = 3,
+  parameter int CheckLanes = 0
 ) (
   input  wire                     clk_i,
   input  wire                     shared_i,
@@ -44,12 +49,16 @@ module ga_check_pipe_fv #(
   logic [InW-1:0] in_now;
   assign in_now = {shared_i, group_i, active_i, addr_i, size_i, md_state_i, etb_i, esize_i};
 
-  // The previous cycle's inputs and for how many cycles in a row (ending there) they were held.
+  // The window: how many cycles the inputs must be held (ga_check's contract)
+  localparam int Lat = RegStages + ((CheckLanes > 0) ? Lanes / CheckLanes - 1 : 0);
+
+  // The previous cycle's inputs and for how many cycles in a row (ending there) they were held
+  // (saturating at Lat).
   logic [InW-1:0] prev_q;
-  logic [1:0]     held_q = 2'd0;
+  logic [5:0]     held_q = 6'd0;
   always @(posedge clk_i) begin
     prev_q <= in_now;
-    held_q <= (held_q != 2'd0 && in_now == prev_q) ? ((held_q == 2'd3) ? 2'd3 : held_q + 2'd1) : 2'd1;
+    held_q <= (held_q != 6'd0 && in_now == prev_q) ? ((32'(held_q) >= Lat) ? held_q : held_q + 6'd1) : 6'd1;
   end
 
   // The pipelined DUT on the live inputs
@@ -60,7 +69,8 @@ module ga_check_pipe_fv #(
   logic [2:0]          d_kind;
   logic [63:0]         d_addr;
   ga_check #(
-    .TagBits (TagBits), .Lanes (Lanes), .EndForm (EndForm), .RegStages (RegStages)
+    .TagBits (TagBits), .Lanes (Lanes), .EndForm (EndForm), .RegStages (RegStages),
+    .CheckLanes (CheckLanes)
   ) dut (
     .clk_i         (clk_i),
     .shared_i      (shared_i),
@@ -117,7 +127,7 @@ module ga_check_pipe_fv #(
   );
 
   always_comb begin
-    if (32'(held_q) >= RegStages) begin
+    if (32'(held_q) >= Lat) begin
       PipeEqual_A: assert (d_match == r_match && d_fault == r_fault && d_valid == r_valid &&
                            d_lane == r_lane && d_kind == r_kind && d_addr == r_addr);
     end
@@ -125,7 +135,7 @@ module ga_check_pipe_fv #(
 
   // The wrapper's own sanity: the premise is reachable with a failing lane (not vacuous).
   always_comb begin
-    PipeFault_C: cover (32'(held_q) >= RegStages && d_valid && d_lane != 5'd0);
+    PipeFault_C: cover (32'(held_q) >= Lat && d_valid && d_lane != 5'd0);
   end
 
 endmodule : ga_check_pipe_fv

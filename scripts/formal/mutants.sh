@@ -26,6 +26,8 @@ cat <<'LIST'
 check_lt_le|ga_check.sv|check_t7_l1|s/assign g_lt  = (g_off < esize_l);/assign g_lt  = (g_off <= esize_l);/|G6/M3 bound: off < size becomes off <= size (one byte past the end passes)
 check_no_tag|ga_check.sv|check_t7_l1|s/end else if (t != etag) begin/end else if (1'b0) begin/|G5 dropped: the pointer's tag is not compared with the entry's
 check_no_vatop|ga_check.sv|check_t16_l1|s/ \&\& (acc_bytes <= VaTop - va);/;/|G6 without its top-of-VA-space term
+check_cl_beat|ga_check.sv|check_pipe_cl_t7_l2|s/      sb_q       <= b_q;/      sb_q       <= b_q + BeatW'(1);/|CheckLanes: a beat's verdicts are written into the next beat's lanes
+check_cl_hold|ga_check.sv|check_pipe_cl3_t7_l2|s/      b_q        <= b_q + BeatW'(1);/      b_q        <= b_q + BeatW'(b_q == '0);/|CheckLanes: the beat counter stays a cycle longer on beats other than 0 (some lane is not checked within the window)
 mlb_lt_le|ga_mlb.sv|mlb8_lookup|s/assign covers = (rng_va >= ebase) \&\& (off < size_q\[i\*64 +: 64\]);/assign covers = (rng_va >= ebase) \&\& (off <= size_q[i*64 +: 64]);/|MLB range match: off < size becomes off <= size
 mlb_no_tag|ga_mlb.sv|mlb8_lookup|s/\&\& (tb_q\[i\*64 + V +: TagBits\] == rng_tag) \&\& covers;/\&\& covers;/|MLB range match without the tag compare (M2)
 mlb_end2_le|ga_mlb.sv|mlb4_lookup_e2|s/({1'b0, rng_va} < end_q\[i\*65 +: 65\]);/({1'b0, rng_va} <= end_q[i*65 +: 65]);/|EndForm 2: the range match against the stored end bound takes va = base + size (one byte past the end hits)
