@@ -2,7 +2,8 @@
 //
 // ga_check -- the memory-safety check logic (paper §5.2 "Memory Safety Check Logic", Figure 6;
 // spec §3.1, §4.2, §4.3, §4.4, §5.4). Combinational (RegStages 0, the default; else pipelined, see
-// RegStages): Lanes lane checks in parallel against one metadata entry.
+// RegStages): Lanes lane checks in parallel against one metadata entry (CheckLanes: fewer lane
+// checks, serving the lanes in beats).
 //
 //   addr_i[l] --+--> strip: va(addr)                                   --> strip_o[l]
 //               +--> match rule M1..M3 vs (etb_i, esize_i)              --> match_o[l]
