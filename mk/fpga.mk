@@ -28,7 +28,8 @@ $(GAPROBE): $(patsubst fpga/host/%.c,$(BUILD)/rel/fpga/%.o,$(GAPROBE_SRC)) $(BUI
 
 # ---------------------------------------------------------------------------------------------------
 # Verilator bench configurations: <name> TagBits MlbEntries Lanes ClksPerBit VaKeep MdKeep CntW HwOnlyMode
-# RegCheck MemRegOut CheckLanes (every bench has the board's EndForm = 1 and RegLookup = 1, as every bitstream)
+# RegCheck MemRegOut CheckLanes ReqSlice (every bench has the board's EndForm = 1 and RegLookup = 1, as every
+# bitstream)
 #   m8     the hx8k_m8 build's core (8 entries, VA kept to 16 bits, compiler mode only), 8 clocks per bit
 #   m4     the hx8k_m4 build's core (4 entries, VA kept to 16 bits, both modes)
 #   full16 full 64-bit widths, 16-bit tags, 16 entries (fits no iCE40: simulation only), RegCheck 1, the
@@ -38,23 +39,28 @@ $(GAPROBE): $(patsubst fpga/host/%.c,$(BUILD)/rel/fpga/%.o,$(GAPROBE_SRC)) $(BUI
 #          RegCheck 3, CheckLanes 8 and MemRegOut 1: the 32-lane ECP5 goal unit's check stages, its 8 lane
 #          checks in 4 beats and registered metadata read (ulx3s_m16_l32_cl8, docs/fpga.md §11.3; until
 #          2026-11-30 ulx3s_m16_l32_rc's, without CheckLanes)
-FPGA_SIM_CFGS := m8 m4 full16 real wide32
-fsim_par_m8     := 7 8 1 8 16 16 16 0 0 0 0
-fsim_par_m4     := 7 4 1 8 16 16 16 1 0 0 0
-fsim_par_full16 := 16 16 1 8 48 32 24 1 1 1 0
-fsim_par_real   := 7 8 1 352 16 16 16 0 0 0 0
-fsim_par_wide32 := 7 16 32 8 57 32 24 1 3 1 8
+#   wide32_rs  wide32 with ReqSlice 1: the register stage between the board core's request register and
+#          the MLU (ulx3s_m16_l32_cl8_rs, docs/fpga.md §11.3)
+FPGA_SIM_CFGS := m8 m4 full16 real wide32 wide32_rs
+fsim_par_m8     := 7 8 1 8 16 16 16 0 0 0 0 0
+fsim_par_m4     := 7 4 1 8 16 16 16 1 0 0 0 0
+fsim_par_full16 := 16 16 1 8 48 32 24 1 1 1 0 0
+fsim_par_real   := 7 8 1 352 16 16 16 0 0 0 0 0
+fsim_par_wide32 := 7 16 32 8 57 32 24 1 3 1 8 0
+fsim_par_wide32_rs := 7 16 32 8 57 32 24 1 3 1 8 1
 fsim_w = $(word $(2),$(fsim_par_$(1)))
 FSIM_DIR := $(BUILD)/fpga-sim
+# the one-MLU core's sources and the register stage of its ReqSlice 1 (wide32_rs)
+FSIM_RTL := $(FPGA_RTL) rtl/ga_req_slice.sv
 
 define fsim_model
 stamp_vl-fsim-$(1) = $(VERILATOR) --cc --exe --build -Wall -Wno-fatal --assert -O3 -j 2 --top-module ga_board_core \
   --prefix Vgab_$(1) -GTagBits=$(call fsim_w,$(1),1) -GMlbEntries=$(call fsim_w,$(1),2) \
   -GLanes=$(call fsim_w,$(1),3) -GClksPerBit=$(call fsim_w,$(1),4) -GVaKeep=$(call fsim_w,$(1),5) \
-  -GMdKeep=$(call fsim_w,$(1),6) -GCntW=$(call fsim_w,$(1),7) -GHwOnlyMode=$(call fsim_w,$(1),8) -GRegCheck=$(call fsim_w,$(1),9) -GMemRegOut=$(call fsim_w,$(1),10) -GCheckLanes=$(call fsim_w,$(1),11) -CFLAGS '-O2 -DGAB_VTOP=Vgab_$(1) -DGAB_VTOP_H=\"Vgab_$(1).h\" -DGAB_CPB=$(call fsim_w,$(1),4)' \
+  -GMdKeep=$(call fsim_w,$(1),6) -GCntW=$(call fsim_w,$(1),7) -GHwOnlyMode=$(call fsim_w,$(1),8) -GRegCheck=$(call fsim_w,$(1),9) -GMemRegOut=$(call fsim_w,$(1),10) -GCheckLanes=$(call fsim_w,$(1),11) -GReqSlice=$(call fsim_w,$(1),12) -CFLAGS '-O2 -DGAB_VTOP=Vgab_$(1) -DGAB_VTOP_H=\"Vgab_$(1).h\" -DGAB_CPB=$(call fsim_w,$(1),4)' \
   -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OBJCACHE=ccache -Mdir $(abspath $(FSIM_DIR)/$(1)/obj) -o $(abspath $(FSIM_DIR)/$(1)/gab_bench) \
-  $(RTL_INC) $(abspath rtl/verilator_waiver.vlt) $(abspath $(FPGA_RTL)) $(abspath fpga/sim/gab_bench.cpp)
-$(FSIM_DIR)/$(1)/gab_bench: $(FPGA_RTL) $(RTL_DEPS) fpga/sim/gab_bench.cpp $(STAMP_DIR)/vl-fsim-$(1).cmd
+  $(RTL_INC) $(abspath rtl/verilator_waiver.vlt) $(abspath $(FSIM_RTL)) $(abspath fpga/sim/gab_bench.cpp)
+$(FSIM_DIR)/$(1)/gab_bench: $(FSIM_RTL) $(RTL_DEPS) fpga/sim/gab_bench.cpp $(STAMP_DIR)/vl-fsim-$(1).cmd
 	@mkdir -p $(FSIM_DIR)/$(1)
 	@$$(stamp_vl-fsim-$(1)) \
 	  > $(FSIM_DIR)/$(1)/build.log 2>&1 || { tail -30 $(FSIM_DIR)/$(1)/build.log; exit 1; }
@@ -113,7 +119,7 @@ FSIM_SEED  ?= 1
 
 gaprobe: $(GAPROBE) ## Build the host tool gaprobe (build/rel/fpga/gaprobe)
 
-fpga-sim: $(GAPROBE) $(foreach c,$(FPGA_SIM_CFGS),$(FSIM_DIR)/$(c)/gab_bench) ## Board core in Verilator behind a pty, driven by gaprobe, checked against the model (~8 min after the builds: wide32, 32 lanes, takes 5.5 of them)
+fpga-sim: $(GAPROBE) $(foreach c,$(FPGA_SIM_CFGS),$(FSIM_DIR)/$(c)/gab_bench) ## Board core in Verilator behind a pty, driven by gaprobe, checked against the model (about 15 min after the builds: wide32 and wide32_rs, 32 lanes, take 4 to 8.5 each)
 	@bash fpga/sim/run.sh --build $(BUILD) --ops $(FSIM_OPS) --seed $(FSIM_SEED) $(FPGA_SIM_CFGS)
 
 .PHONY: fpga-sim-sys
@@ -218,7 +224,8 @@ FPGA_LINT_CFGS := ga_board_core: ga_board_core:VaKeep=12,MdKeep=16,CntW=16,MlbEn
                   ga_ecp5_probe:NumSms=3,Lanes=1,RegLookup=0 ga_board_core:MlbEntries=4,EndForm=2,ReadForm=1,FillPort=2 \
                   ga_board_core:NumSms=2,MlbEntries=4,FillPort=2 ga_board_core:NumSms=2,MlbEntries=4,FillPort=2,ReqSlice=1 \
                   ga_board_ulx3s:NumSms=2,MlbEntries=4,ReqSlice=1 ga_ecp5_probe:NumSms=2,Lanes=1,ReqSlice=1 \
-                  ga_board_ulx3s:NumSms=2,MlbEntries=4,EndForm=2,ReadForm=2,FillPort=4,ReqSlice=1,RegCheck=1
+                  ga_board_ulx3s:NumSms=2,MlbEntries=4,EndForm=2,ReadForm=2,FillPort=4,ReqSlice=1,RegCheck=1 \
+                  ga_board_core:MlbEntries=4,Lanes=4,RegCheck=2,CheckLanes=2,ReqSlice=1
 # What fpga-lint reads: every board-side source (the ECP5 board tops and their PLL stand-in apart, which
 # only the Verilator lint reads).
 FPGA_LINT_SRC  := $(FPGA_RTL) fpga/rtl/ga_board_hx8k.sv fpga/rtl/ga_board_icebreaker.sv fpga/sim/ga_pll_stub.sv \
@@ -301,6 +308,8 @@ deps-ecp5: $(ECP5_STAMP) ## Install the pinned YoWASP Yosys + nextpnr-ecp5 into 
 #   ulx3s_m16_l32_cl8 the 32-lane goal unit with CheckLanes 8 (8 lane checks serving the 32 lanes in 4
 #                     beats; RegCheck 3, EndForm 2, ReadForm 2, FillPort 4), 60 MHz PLL; co-simulated as
 #                     t16_m16_l32_cl (docs/fpga.md §11.3, "The 32-lane unit with 8 lane checks")
+#   ulx3s_m16_l32_cl8_rs  ulx3s_m16_l32_cl8 with ReqSlice 1 (a register stage between the board core's
+#                     request register and the MLU, as ga_system's ReqSlice; docs/fpga.md §11.3)
 #   ulx3s_m16_l1_vr60 one SM of the 4-SM board ulx3s_sys4_m16_l1_vr (EndForm 2, ReadForm 2, FillPort 4,
 #                     RegCheck 1) on its own at the 32-lane goal's 60 MHz
 #   ulx3s_sys4_m16_l4_rd  ulx3s_sys4_m16_l4 with EndForm 2 and ReadForm 1
@@ -330,7 +339,7 @@ ECP5_BUILDS       := orangecrab_m8_va16 orangecrab_m8 ulx3s_m16_l16 ulx3s_m16_l3
                      ulx3s_m16_l1 ulx3s_m16_l1_e2 ulx3s_m16_l1_e2_rd ulx3s_m16_l1_e2_fp ulx3s_m16_l1_e2_fp2 ulx3s_m16_l32_rd \
                      ulx3s_sys4_m16_l4_rd ulx3s_sys4_m16_l1_fp2 ulx3s_sys2_m16_l1_fp2 ulx3s_sys2_m16_l1_rs ulx3s_sys4_m16_l1_rs \
                      ulx3s_sys4_m16_l1_rs_an ulx3s_sys4_m16_l1_rsc_an ulx3s_sys4_m16_l1_rsc ulx3s_sys4_m16_l1_fp3 \
-                     ulx3s_sys4_m16_l1_lr ulx3s_sys4_m16_l1_vr ulx3s_m16_l32_cl8 ulx3s_m16_l1_vr60
+                     ulx3s_sys4_m16_l1_lr ulx3s_sys4_m16_l1_vr ulx3s_m16_l32_cl8 ulx3s_m16_l32_cl8_rs ulx3s_m16_l1_vr60
 ECP5_BUILDS_QUICK := orangecrab_m8_va16
 ECP5_SEED         ?= 1
 # nextpnr's router for the routing pass (router1, nextpnr's default, or router2) and a limit on that pass
@@ -384,6 +393,7 @@ ecp5_ulx3s_m16_l1_e2_fp := 85k CABGA381 6 50 ga_board_ulx3s "-set MlbEntries 16 
 ecp5_ulx3s_m16_l1_e2_fp2 := 85k CABGA381 6 50 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 2" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_m16_l32_rd  := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 32 -set RegCheck 3 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_m16_l32_cl8 := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 32 -set MemRegOut 1 -set EndForm 2 -set ReadForm 2 -set FillPort 4 -set RegCheck 3 -set CheckLanes 8" constraints/ulx3s_85f.lpf
+ecp5_ulx3s_m16_l32_cl8_rs := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 32 -set MemRegOut 1 -set EndForm 2 -set ReadForm 2 -set FillPort 4 -set RegCheck 3 -set CheckLanes 8 -set ReqSlice 1" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_m16_l1_vr60 := 85k CABGA381 6 60 ga_board_ulx3s "-set MlbEntries 16 -set Lanes 1 -set MemRegOut 1 -set EndForm 2 -set ReadForm 2 -set FillPort 4 -set RegCheck 1" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_sys4_m16_l4_rd := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 4 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1" constraints/ulx3s_85f.lpf
 ecp5_ulx3s_sys4_m16_l1_fp2 := 85k CABGA381 6 50 ga_board_ulx3s "-set NumSms 4 -set MlbEntries 16 -set Lanes 1 -set ClkKhz 50000 -set ClkiDiv 1 -set ClkfbDiv 2 -set ClkopDiv 12 -set MemRegOut 1 -set EndForm 2 -set ReadForm 1 -set FillPort 2" constraints/ulx3s_85f.lpf

@@ -106,6 +106,8 @@ cases=(
     "bad ga_board_core MdKeep=33 ga_board_core"
     "bad ga_board_core NumSms=9 ga_board_core"
     "bad ga_board_core MemRegOut=2 ga_board_core"
+    "ok  ga_board_core MlbEntries=2,ReqSlice=1 -"
+    "bad ga_board_core ReqSlice=2 ga_board_core"
     "bad ga_board_core MlbEntries=2,HwOnlyMode=0,EndForm=3 ga_mlu"
     "ok  ga_uart_rx   ClksPerBit=4,BreakBits=255 -"
     "bad ga_uart_rx   ClksPerBit=3 ga_uart_rx"

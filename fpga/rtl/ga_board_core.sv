@@ -63,9 +63,13 @@
 //                         before. 2 .. 8: a system board (docs/fpga.md §12): ga_system with NumSms MLUs
 //                         sharing the block RAM through its arbiter, protocol version 2 (an SM byte in
 //                         MLU_OP, SM 0xFF = every SM through the runtime port; an SM byte in INFO)
-//   ReqSlice              ga_system's ReqSlice (system boards, NumSms > 1): 1 puts a register stage
-//                         between each SM's port mux and its MLU, one cycle more per operation
-//                         (docs/fpga.md §11.3); 0 (default) none. Not read by the one-MLU core.
+//   ReqSlice              0 (default) | 1: 1 puts a register stage (ga_req_slice) in front of each
+//                         MLU's request port, one cycle more per operation: on a system board
+//                         ga_system's ReqSlice, between each SM's port mux and its MLU; on the one-MLU
+//                         core between the command engine's request register and the MLU, so that
+//                         placement can put a copy of the request beside the MLB's compares
+//                         (docs/fpga.md §11.3). The one-MLU core with ReqSlice 1 needs
+//                         rtl/ga_req_slice.sv (rtl/ga_system.f) among its sources.
 //   MemRegOut             0 | 1: ga_board_mem's RegOut. 1 answers each metadata read one cycle later
 //                         from flip-flops, so the block RAM's read no longer leads the walker's compare
 //                         (docs/fpga.md §4, §11.3)
@@ -131,14 +135,15 @@ module ga_board_core #(
   localparam bit ParamsBad = (Lanes < 1) || (Lanes > 32) || (CntW < 8) || (CntW > 32) || (MemLinesW < 4) ||
                              (MemLinesW > 8) ||
                              (VaKeep < 8) || (VaKeep > V) || (MdKeep < 16) || (MdKeep > 32) ||
-                             (NumSms < 1) || (NumSms > 8) || (MemRegOut < 0) || (MemRegOut > 1);
+                             (NumSms < 1) || (NumSms > 8) || (MemRegOut < 0) || (MemRegOut > 1) ||
+                             (ReqSlice < 0) || (ReqSlice > 1);
 `ifdef __ICARUS__
   initial begin
-    if (ParamsBad) $fatal(1, "ga_board_core: Lanes 1..32, CntW 8..32, MemLinesW 4..8, VaKeep 8..64-TagBits, MdKeep 16..32, NumSms 1..8, MemRegOut 0..1");
+    if (ParamsBad) $fatal(1, "ga_board_core: Lanes 1..32, CntW 8..32, MemLinesW 4..8, VaKeep 8..64-TagBits, MdKeep 16..32, NumSms 1..8, MemRegOut 0..1, ReqSlice 0..1");
   end
 `else
   if (ParamsBad) begin : gen_bad_params
-    $error("ga_board_core: Lanes 1..32, CntW 8..32, MemLinesW 4..8, VaKeep 8..64-TagBits, MdKeep 16..32, NumSms 1..8, MemRegOut 0..1");
+    $error("ga_board_core: Lanes 1..32, CntW 8..32, MemLinesW 4..8, VaKeep 8..64-TagBits, MdKeep 16..32, NumSms 1..8, MemRegOut 0..1, ReqSlice 0..1");
   end
 `endif
 
@@ -318,6 +323,11 @@ module ga_board_core #(
   // instance inside a generate block to a different netlist: docs/fpga.md §12). A system build
   // never requests it and leaves its outputs unused: synthesis removes it.
   logic                        u1_req_valid, u1_mrsp_valid, u1_orc_rsp_valid;
+  logic [2:0]                        u1_req_op, u1_req_cfg_addr, u1_req_size;   // the MLU's request
+  logic [15:0]                       u1_req_warp;                               // (ReqSlice: the
+  logic [Lanes-1:0]                  u1_req_active;                             // stage's output)
+  logic [63:0]                       u1_req_md;
+  logic [AW-1:0]                     u1_req_addr;
   logic                              u1_req_ready;
   logic                              u1_rsp_valid;
   logic [0:0]                        u1_rsp_id;
@@ -373,14 +383,14 @@ module ga_board_core #(
     .rst_ni           (mlu_rst_n),
     .req_valid_i      (u1_req_valid),
     .req_ready_o      (u1_req_ready),
-    .req_op_i         (req_op),
+    .req_op_i         (u1_req_op),
     .req_id_i         (1'b0),
-    .req_warp_i       (req_warp),
-    .req_active_i     (req_active),
-    .req_addr_i       (req_addr),
-    .req_size_i       (req_size),
-    .req_md_i         (req_md),
-    .req_cfg_addr_i   (req_cfg_addr),
+    .req_warp_i       (u1_req_warp),
+    .req_active_i     (u1_req_active),
+    .req_addr_i       (u1_req_addr),
+    .req_size_i       (u1_req_size),
+    .req_md_i         (u1_req_md),
+    .req_cfg_addr_i   (u1_req_cfg_addr),
     .rsp_valid_o      (u1_rsp_valid),
     .rsp_ready_i      (1'b1),
     .rsp_id_o         (u1_rsp_id),
@@ -430,10 +440,37 @@ module ga_board_core #(
   if (!Sys) begin : gen_one
   assign sm_bad = 1'b0;
 
-  assign u1_req_valid = req_valid;
+  if (ReqSlice != 0) begin : gen_slice
+    // The request register stage (ReqSlice 1): the command engine's request (req_q and its few
+    // gates) into a copy that placement can put beside the MLU, as ga_system's ReqSlice does for
+    // each SM. Reset with the MLU, so that a reset never leaves a request behind for it.
+    localparam int PayW = 3 + 3 + 3 + 16 + Lanes + 64 + AW;
+    ga_req_slice #(
+      .PayW (PayW)
+    ) u_req_slice (
+      .clk_i,
+      .rst_ni      (mlu_rst_n),
+      .in_valid_i  (req_valid),
+      .in_ready_o  (req_ready),
+      .in_pay_i    ({req_op, req_cfg_addr, req_size, req_warp, req_active, req_md, req_addr}),
+      .out_valid_o (u1_req_valid),
+      .out_ready_i (u1_req_ready),
+      .out_pay_o   ({u1_req_op, u1_req_cfg_addr, u1_req_size, u1_req_warp, u1_req_active, u1_req_md,
+                     u1_req_addr})
+    );
+  end else begin : gen_direct
+    assign u1_req_valid    = req_valid;
+    assign req_ready       = u1_req_ready;
+    assign u1_req_op       = req_op;
+    assign u1_req_cfg_addr = req_cfg_addr;
+    assign u1_req_size     = req_size;
+    assign u1_req_warp     = req_warp;
+    assign u1_req_active   = req_active;
+    assign u1_req_md       = req_md;
+    assign u1_req_addr     = req_addr;
+  end
   assign u1_mrsp_valid = mrsp_valid;
   assign u1_orc_rsp_valid = orc_req_valid;
-  assign req_ready = u1_req_ready;
   assign rsp_valid = u1_rsp_valid;
   assign rsp_id = u1_rsp_id;
   assign rsp_op = u1_rsp_op;
@@ -667,6 +704,13 @@ module ga_board_core #(
 
   logic unused_sys;
   assign u1_req_valid = 1'b0;           // the one-MLU instance is idle in a system build
+  assign u1_req_op       = req_op;
+  assign u1_req_cfg_addr = req_cfg_addr;
+  assign u1_req_size     = req_size;
+  assign u1_req_warp     = req_warp;
+  assign u1_req_active   = req_active;
+  assign u1_req_md       = req_md;
+  assign u1_req_addr     = req_addr;
   assign u1_mrsp_valid = 1'b0;
   assign u1_orc_rsp_valid = 1'b0;
   assign unused_sys = ^{u1_req_ready, u1_rsp_valid, u1_rsp_id, u1_rsp_op, u1_rsp_status, u1_rsp_rd, u1_rsp_addr, u1_rsp_fault, u1_rsp_exc_kind, u1_rsp_exc_addr, u1_rsp_exc_md, u1_rsp_exc_tb, u1_rsp_exc_esize, u1_rsp_exc_size, u1_rsp_exc_sm, u1_rsp_exc_warp, u1_rsp_exc_lane, u1_mreq_valid, u1_mreq_addr, u1_mreq_len, u1_mrsp_ready, u1_orc_req_valid, u1_orc_req_va, u1_ev_valid, u1_ev_kind, u1_ev_id, u1_ev_slot, u1_ev_lane, u1_halted, u1_cfg_mode, u1_cfg_layout, u1_cfg_root, u1_cfg_step_limit, u1_cfg_policy, u1_cfg_sm_id, u1_cfg_tag_bits,

@@ -67,7 +67,7 @@ for cfg in "${cfgs[@]}"; do
             run "cmd-sys" run fpga/tests/sys.gacmd
             run "selftest" --sm rr --seed "$seed" --ops "$(( ops / 5 ))" --phases 2 --gen 20 selftest
             run "replay-sys4" --mode compiler --layout list replay fpga/tests/sys4.gatrace ;;
-        wide32)   # 32 lanes: three frames per operation (LANES_HI, MLU_OP, LANES_HI read) and a model
+        wide32|wide32_rs)   # 32 lanes: three frames per operation (LANES_HI, MLU_OP, LANES_HI read) and a model
             # about 5 times slower per cycle than one lane's: every command file, a fifth of the
             # selftest, the replays in both modes
             for t in "${tests[@]}"; do run "cmd-$(basename "$t" .gacmd)" run "$t"; done
